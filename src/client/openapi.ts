@@ -2231,7 +2231,7 @@ export interface components {
             expectedNonce?: string;
             /** @description Whose credentials the caller accepts: the answer then carries issuerTrust (status and valid unchanged). Entries: DIDs, matched exactly, and did:web or did:webvh domain forms: "did:web:*.example.com" (every subdomain of example.com, not example.com itself) and "did:web:example.com:*" (example.com and every path below it); a bad entry is refused (400). */
             trustedIssuers?: string[];
-            /** @description JSON-LD processing for this request: true requires it (400 INVALID_OPTIONS on a daemon without SVC_JSONLD=on), false turns it off; absent, the daemon's setting. With it, eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified over RDFC-1.0 with svc's pinned contexts; without it they are UNSUPPORTED. */
+            /** @description JSON-LD processing for this request: true requires it (400 INVALID_OPTIONS on a daemon without SVC_JSONLD=on), false turns it off; absent, the daemon's setting. With it, eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified over RDFC-1.0 with svc's pinned contexts, and VC-JWT credentials signed with RS256 or PS256 (RSA keys of 2048 bits or more); without it they are UNSUPPORTED. */
             jsonld?: boolean;
         } | {
             [key: string]: unknown;

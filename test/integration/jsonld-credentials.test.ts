@@ -9,9 +9,11 @@
  * stack gives, with the Ed25519 key their verification method names; and `svc verify-credential
  * --jsonld` (or SVC_JSONLD=on) turns it on from the command line.
  */
+import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { exportJWK, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { decodeMultikey } from '../../src/core/keys/multicodec.js';
@@ -170,13 +172,127 @@ describeWithFixtures('real Open Badges 3.0 and CLR 2.0 credentials (1EdTech vali
     expect(Object.keys(answers).length).toBeGreaterThanOrEqual(30);
   });
 
+  it('the RS256 VC-JWT fixtures with JSON-LD processing: what each answers (their issuers cannot be resolved offline)', async () => {
+    const tokens = manifest.files.filter((f) => f.kind === 'credentials' && f.file.endsWith('.jwt'));
+    const answers: Record<string, string> = {};
+    for (const entry of tokens) {
+      const token = readFileSync(path.join(dir, entry.file), 'utf8').trim();
+      const result = await verifyCredential(token, { runtime: withJsonLd() });
+      answers[entry.file.split('/').slice(-2).join('/')] = `${result.status}: ${result.checks.find((c) => c.id === 'proof')?.detail}`;
+    }
+    // The two 1EdTech tokens name an https:// issuer and no kid (their header's embedded jwk is never
+    // used); Velocity's kid is a did:velocity key. No key, so no signature is checked.
+    const https = `INDETERMINATE: The JWT names no key ("kid"), so the issuer's keys were to be tried: https://example.edu/issuers/565049 is not a DID; svc finds keys only through DIDs.`;
+    expect(answers['clr20/simple.jwt']).toBe(https);
+    expect(answers['ob30/simple.jwt']).toBe(https);
+    expect(answers['ob30/velocity.jwt']).toMatch(/^INDETERMINATE: The key did:velocity:.*the DID method "velocity" is not supported/);
+  });
+
   it('simple-did-key-method.json through verify-credential: INDETERMINATE (a bare did:key names no key, the issuer is a urn:uuid); the peer refuses it too', async () => {
     const entry = credentials.find((f) => f.file.endsWith('ob30/simple-did-key-method.json'))!;
     const document = JSON.parse(readFileSync(path.join(dir, entry.file), 'utf8')) as Json;
     const result = await verifyCredential(document, { runtime: withJsonLd() });
     expect(result.status).toBe('INDETERMINATE');
     expect(result.checks.find((c) => c.id === 'proof')?.detail).toContain('is not a DID URL');
+    // No key, so nothing was canonicalised: the RDF limitation is not stated.
+    expect(result.limitations.some((l) => l.includes('RDF canonical form'))).toBe(false);
     expect(await peerVerifyRdfc(document)).toBe(false);
+  });
+});
+
+describe('the RDF limitation is stated only when a proof was canonicalised and checked', () => {
+  it('stated when the signature fails; not when the key is not in the DID document', async () => {
+    const issuer = await rdfcIssuer('eddsa-rdfc-2022');
+    const signed = await issuer.sign(credentialFor('eddsa-rdfc-2022', issuer.did));
+    const rdf = (l: string) => l.includes('RDF canonical form');
+    const tampered = await verifyCredential({ ...signed, credentialSubject: { id: 'did:example:mallory' } }, { runtime: withJsonLd() });
+    expect(tampered.status).toBe('INVALID');
+    expect(tampered.limitations.filter(rdf)).toHaveLength(1);
+    const proof = signed['proof'] as Json;
+    const elsewhere = { ...signed, proof: { ...proof, verificationMethod: `${issuer.did}#no-such-key` } };
+    const missing = await verifyCredential(elsewhere, { runtime: withJsonLd() });
+    expect(missing.status).toBe('INVALID');
+    expect(missing.checks.find((c) => c.id === 'proof')?.detail).toContain('is not a verification method');
+    expect(missing.limitations.some(rdf)).toBe(false);
+  });
+});
+
+/** An issuer whose did:jwk holds an RSA public key, signing VC-JWT 1.1 credentials with jose. */
+async function rsaIssuer(bits: number) {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: bits });
+  const jwk = await exportJWK(publicKey);
+  const did = `did:jwk:${Buffer.from(JSON.stringify({ kty: 'RSA', n: jwk.n, e: jwk.e })).toString('base64url')}`;
+  const sign = (alg: 'RS256' | 'PS256', kid: string | null = `${did}#0`) =>
+    new SignJWT({ vc: { '@context': [VC1_CONTEXT], type: ['VerifiableCredential'], credentialSubject: { id: 'did:example:subject' } } })
+      .setProtectedHeader(kid === null ? { alg, typ: 'JWT' } : { alg, typ: 'JWT', kid })
+      .setIssuer(did)
+      .setNotBefore(Math.floor(Date.parse('2025-01-01T00:00:00Z') / 1000))
+      .sign(privateKey);
+  return { did, sign };
+}
+
+/** The last character of a token's signature changed: the signature no longer verifies. */
+function tamperedSignature(token: string): string {
+  const last = token.at(-2) === 'A' ? 'B' : 'A';
+  return `${token.slice(0, -2)}${last}${token.at(-1)}`;
+}
+
+describe('VC-JWT signed with RS256 and PS256 (JSON-LD processing on)', () => {
+  for (const alg of ['RS256', 'PS256'] as const) {
+    it(`${alg}: VALID with it (with a kid and without), INVALID tampered, UNSUPPORTED without it with today's reason`, async () => {
+      const issuer = await rsaIssuer(2048);
+      const token = await issuer.sign(alg);
+      const result = await verifyCredential(token, { runtime: withJsonLd() });
+      expect(result.errors).toEqual([]);
+      expect(result.status).toBe('VALID');
+      expect(result.proof?.suite).toBe(alg);
+      expect(result.checks.find((c) => c.id === 'proof')?.detail).toBe(`The ${alg} signature verifies with ${issuer.did}#0.`);
+      expect(result.limitations.some((l) => l.includes('RDF canonical form'))).toBe(false);
+      expect((await verifyCredential(await issuer.sign(alg, null), { runtime: withJsonLd() })).status).toBe('VALID');
+
+      const bad = await verifyCredential(tamperedSignature(token), { runtime: withJsonLd() });
+      expect(bad.status).toBe('INVALID');
+      expect(bad.checks.find((c) => c.id === 'proof')?.detail).toBe(`The ${alg} signature does not verify.`);
+
+      const off = await verifyCredential(token, { runtime: plain() });
+      expect(off.status).toBe('UNSUPPORTED');
+      expect(off.checks.find((c) => c.id === 'proof')?.detail).toBe(`The algorithm ${alg} (RSA) is not supported; svc verifies EdDSA, ES256 and ES256K.`);
+    });
+  }
+
+  it('an RS256 token checked as PS256 (the header changed) does not verify; a 1024-bit key is refused by its size', async () => {
+    const issuer = await rsaIssuer(2048);
+    const token = await issuer.sign('RS256');
+    const [, payload, signature] = token.split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'PS256', typ: 'JWT', kid: `${issuer.did}#0` })).toString('base64url');
+    expect((await verifyCredential(`${header}.${payload}.${signature}`, { runtime: withJsonLd() })).status).toBe('INVALID');
+
+    // jose signs with no key under 2048 bits: this token is signed with node:crypto.
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const jwk = publicKey.export({ format: 'jwk' });
+    const did = `did:jwk:${Buffer.from(JSON.stringify({ kty: 'RSA', n: jwk.n, e: jwk.e })).toString('base64url')}`;
+    const input = `${Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: `${did}#0` })).toString('base64url')}.${Buffer.from(
+      JSON.stringify({
+        iss: did,
+        nbf: 1735689600,
+        vc: { '@context': [VC1_CONTEXT], type: ['VerifiableCredential'], credentialSubject: { id: 'did:example:subject' } },
+      }),
+    ).toString('base64url')}`;
+    const weakToken = `${input}.${cryptoSign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
+    const weak = await verifyCredential(weakToken, { runtime: withJsonLd() });
+    expect(weak.status).toBe('INVALID');
+    expect(weak.checks.find((c) => c.id === 'proof')?.detail).toBe('The RSA key is 1024 bits; svc verifies RSA signatures with keys of 2048 bits or more.');
+  });
+
+  it('RS512 stays UNSUPPORTED, naming the RSA algorithms verified with JSON-LD processing', async () => {
+    const issuer = await rsaIssuer(2048);
+    const [, payload, signature] = (await issuer.sign('RS256')).split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'RS512', typ: 'JWT' })).toString('base64url');
+    const result = await verifyCredential(`${header}.${payload}.${signature}`, { runtime: withJsonLd() });
+    expect(result.status).toBe('UNSUPPORTED');
+    expect(result.checks.find((c) => c.id === 'proof')?.detail).toBe(
+      'The algorithm RS512 (RSA) is not supported; svc verifies EdDSA, ES256, ES256K, RS256 and PS256.',
+    );
   });
 });
 

@@ -38,7 +38,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_JSONLD',
     scope: 'every command',
-    description: 'on: also verify eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs (RDFC-1.0, pinned contexts, never fetched), as --jsonld',
+    description: 'on: also verify rdfc and Ed25519Signature2020 proofs (RDFC-1.0, pinned contexts, never fetched) and RS256/PS256 JWTs, as --jsonld',
     default: 'off: UNSUPPORTED',
   },
   {

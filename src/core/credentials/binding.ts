@@ -97,14 +97,26 @@ export async function findSigningKey(
   if (issuer === null) return indeterminate(`The JWT names no key ("kid") and no ${role.name}.`);
   const found = await source.keysOf(issuer, signal);
   if (!found.ok) return indeterminate(`The JWT names no key ("kid"), so the ${role.name}'s keys were to be tried: ${found.reason}.`, found.resolution);
-  const candidates = found.keys.filter((k) => k.status === 'VALID_KEY' && k.curve === curve && k.relationships.includes(role.relationship));
+  const candidates = found.keys.filter(
+    (k) => (k.status === 'VALID_KEY' || (curve === 'RSA' && isRsaKey(k))) && k.curve === curve && k.relationships.includes(role.relationship),
+  );
   if (candidates.length === 0)
     return fail(`The JWT names no key ("kid") and ${issuer} authorises no ${curve ?? ''} key for ${role.relationship}.`, found.resolution);
   return { ok: true, keys: candidates, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
 }
 
-/** Why a key cannot verify at all (invalid or unsupported material), or null. */
-export function unusableKey(key: ControllerKey): Finding | null {
+/**
+ * An RSA key with its public members. svc's key checks call RSA unsupported (it signs nothing
+ * with RSA); a caller that asked for an RSA algorithm (`curve` 'RSA': an RS256 or PS256 JWT with
+ * JSON-LD processing on) may still verify with it, its size checked with the signature.
+ */
+function isRsaKey(key: ControllerKey): boolean {
+  return key.status === 'UNSUPPORTED_KEY' && key.curve === 'RSA' && key.publicJwk?.kty === 'RSA';
+}
+
+/** Why a key cannot verify at all (invalid or unsupported material), or null; `curve` as findSigningKey's. */
+export function unusableKey(key: ControllerKey, curve: string | null = null): Finding | null {
+  if (curve === 'RSA' && isRsaKey(key)) return null;
   if (key.status === 'INVALID_KEY') return { status: 'FAIL', implies: 'INVALID', detail: `The key ${key.id} is invalid: ${key.detail ?? 'no detail'}.` };
   if (key.status === 'UNSUPPORTED_KEY' || key.publicJwk === null) {
     return { status: 'UNSUPPORTED', implies: 'UNSUPPORTED', detail: `The key ${key.id} is not supported: ${key.detail ?? 'no public key svc can read'}.` };

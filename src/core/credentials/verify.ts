@@ -27,7 +27,17 @@ import {
 } from '../proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { RDFC_LIMITATION, rdfcSuiteOf, verifyRdfcProof, RDFC_CRYPTOSUITES } from '../proofs/rdfc.js';
-import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
+import {
+  checkJwsSignature,
+  curveOfAlgorithm,
+  isJwsParseError,
+  isRsaJwsAlgorithm,
+  parseCompactJws,
+  RSA_JWS_ALGORITHMS,
+  type JwsAlgorithm,
+  type ParsedJws,
+  type RsaJwsAlgorithm,
+} from '../proofs/jws.js';
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
@@ -201,7 +211,7 @@ export async function checkKeyAndBinding<Id extends string>(
   let outcome: (Finding & { signedDigest?: string | null }) | null = null;
   let used: ControllerKey | null = null;
   for (const key of search.keys) {
-    const unusable = unusableKey(key);
+    const unusable = unusableKey(key, curve);
     outcome = unusable ?? (await verify(key));
     used = key;
     if (outcome.status === 'PASS') break;
@@ -282,9 +292,12 @@ async function checkDataIntegrity(
   }
   const nowMs = options.runtime.clock.now().getTime();
   if (jsonld && rdfcSuite !== null) {
-    report.limitations.push(RDFC_LIMITATION);
+    // The limitation is stated only when a proof was canonicalised and its signature checked
+    // (a digest signed), not when no key was found or the proof was refused before.
+    let canonicalised = false;
     await checkKeyAndBinding(report.keyChecks, vm, null, model.issuer, source, options.signal, async (key) => {
       const { result, signedDigest } = await verifyRdfcProof(credential, p, key.publicJwk!, nowMs, jsonld);
+      if (signedDigest !== null) canonicalised = true;
       if (result.status === 'VALID')
         return {
           ...pass(`The ${rdfcSuite} proof verifies with ${key.id}, over the credential's RDFC-1.0 canonical form (${jsonld.description}).`),
@@ -292,6 +305,7 @@ async function checkDataIntegrity(
         };
       return { ...failing(result.status, sentence(result.reason)), signedDigest };
     });
+    if (canonicalised) report.limitations.push(RDFC_LIMITATION);
     return;
   }
   const suite = String(p['cryptosuite']);
@@ -306,7 +320,7 @@ async function checkDataIntegrity(
   );
 }
 
-export function checkJwtSignature(parsed: ParsedJws) {
+export function checkJwtSignature(parsed: ParsedJws<JwsAlgorithm | RsaJwsAlgorithm>) {
   return (key: ControllerKey): Finding & { signedDigest: string } => {
     const signedDigest = sha256Hex(parsed.signingInput);
     const check = checkJwsSignature(parsed, key.publicJwk!);
@@ -564,7 +578,10 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     if (!model) return finish(report);
     await checkDataIntegrity(report, credential, model, options, source);
   } else {
-    const parsed = parseCompactJws(read.token, { compactShape: true, accepted: [...CREDENTIAL_ALGORITHMS] }); // readCredentialInput matched COMPACT_JWS
+    // With JSON-LD processing on, RS256 and PS256 are verified too (the credentials as issued today).
+    const rsa = options.runtime.jsonld !== undefined;
+    const accepted = rsa ? [...CREDENTIAL_ALGORITHMS, ...RSA_JWS_ALGORITHMS] : [...CREDENTIAL_ALGORITHMS];
+    const parsed = parseCompactJws(read.token, { compactShape: true, accepted, rsa }); // readCredentialInput matched COMPACT_JWS
     const header = parsed.header;
     const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
     if (header === null || payload === null) {
@@ -600,14 +617,16 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     const kid = header['kid'];
     const refusal = isJwsParseError(parsed)
       ? parsed.error
-      : CREDENTIAL_ALGORITHMS.has(parsed.alg)
+      : CREDENTIAL_ALGORITHMS.has(parsed.alg) || (rsa && isRsaJwsAlgorithm(parsed.alg))
         ? null
         : `the algorithm ${parsed.alg} is not supported for credentials`;
     if (refusal !== null || isJwsParseError(parsed)) {
       // The formats the token does not claim are not offered: a JWT is told about JWT algorithms.
       const reason = refusal ?? 'the JWT cannot be verified';
       const detail = sentence(
-        reason.includes('svc verifies') ? reason : `${reason}; svc verifies ${FORMAT_NAMES[jwt.format]} credentials signed with EdDSA, ES256 or ES256K`,
+        reason.includes('svc verifies')
+          ? reason
+          : `${reason}; svc verifies ${FORMAT_NAMES[jwt.format]} credentials signed with ${rsa ? 'EdDSA, ES256, ES256K, RS256 or PS256' : 'EdDSA, ES256 or ES256K'}`,
       );
       if (proof) proof.detail = detail;
       report.set('proof', failing('UNSUPPORTED', detail));

@@ -5,7 +5,8 @@
  *   are parsed with the strict parser, so a duplicate member (which jose and most JWT
  *   libraries resolve silently to the last one) makes the token malformed.
  * - Supported algorithms: EdDSA and Ed25519 (RFC 8037 / RFC 9864, Ed25519 only), ES256
- *   (P-256), ES256K (secp256k1, RFC 8812) and ES384 (P-384). `none`, HMAC and RSA are refused
+ *   (P-256), ES256K (secp256k1, RFC 8812) and ES384 (P-384); RS256 and PS256 (RSA of 2048
+ *   bits or more) only when the caller asks (`rsa`). `none`, HMAC and otherwise RSA are refused
  *   as unsupported, never as malformed.
  * - `crit` is checked as RFC 7515 §4.1.11 requires (a malformed list makes the token
  *   malformed), and then refused: svc processes no critical extension, so any
@@ -17,10 +18,17 @@
 import { base64urlDecode, base64urlDecodeAlphabetChecked } from '../encoding/base64url.js';
 import { decodeUtf8, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject } from '../encoding/json.js';
 import { withArticle } from '../text.js';
-import { importPublicJwk, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
+import { checkRsaSignature, importPublicJwk, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
 export const JWS_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES256K', 'ES384'] as const;
 export type JwsAlgorithm = (typeof JWS_ALGORITHMS)[number];
+/** RSA algorithms, parsed only when a caller asks (`rsa: true`: credentials with JSON-LD processing on). */
+export const RSA_JWS_ALGORITHMS = ['RS256', 'PS256'] as const;
+export type RsaJwsAlgorithm = (typeof RSA_JWS_ALGORITHMS)[number];
+
+export function isRsaJwsAlgorithm(value: unknown): value is RsaJwsAlgorithm {
+  return value === 'RS256' || value === 'PS256';
+}
 
 const SCHEMES: Readonly<Record<JwsAlgorithm, SignatureScheme>> = {
   EdDSA: { kind: 'eddsa', curve: 'Ed25519' },
@@ -30,9 +38,9 @@ const SCHEMES: Readonly<Record<JwsAlgorithm, SignatureScheme>> = {
   ES384: { kind: 'ecdsa', curve: 'P-384', hash: 'sha384', signatureBytes: 96 },
 };
 
-/** The curve a supported algorithm signs with. */
-export function curveOfAlgorithm(alg: JwsAlgorithm): string {
-  return SCHEMES[alg].curve;
+/** The curve a supported algorithm signs with ('RSA' for the RSA algorithms). */
+export function curveOfAlgorithm(alg: JwsAlgorithm | RsaJwsAlgorithm): string {
+  return isRsaJwsAlgorithm(alg) ? 'RSA' : SCHEMES[alg].curve;
 }
 
 export function isJwsAlgorithm(value: unknown): value is JwsAlgorithm {
@@ -66,8 +74,8 @@ const REGISTERED_HEADER_PARAMETERS: ReadonlySet<string> = new Set([
 /** Upper bound on a compact JWS svc parses (1 MiB of text). */
 export const MAX_JWS_LENGTH = 1024 * 1024;
 
-export interface ParsedJws {
-  alg: JwsAlgorithm;
+export interface ParsedJws<A extends string = JwsAlgorithm> {
+  alg: A;
   header: JsonObject;
   /** The payload as a JSON object when it is one, otherwise its raw bytes. */
   payload: JsonObject | Uint8Array;
@@ -86,9 +94,9 @@ export interface JwsParseError {
   payload: JsonObject | null;
 }
 
-export type JwsParseResult = ParsedJws | JwsParseError;
+export type JwsParseResult<A extends string = JwsAlgorithm> = ParsedJws<A> | JwsParseError;
 
-export function isJwsParseError(result: JwsParseResult): result is JwsParseError {
+export function isJwsParseError<A extends string>(result: JwsParseResult<A>): result is JwsParseError {
   return 'error' in result;
 }
 
@@ -198,8 +206,18 @@ function fail(
 /**
  * `accepted`: the algorithms the caller verifies for this purpose (e.g. credentials: EdDSA,
  * ES256, ES256K); only they are named when an algorithm is refused. All of JWS_ALGORITHMS by default.
+ * `rsa`: RS256 and PS256 are parsed too (refused as unsupported otherwise).
  */
-export function parseCompactJws(token: string, options: { compactShape?: boolean; accepted?: readonly string[] } = {}): JwsParseResult {
+export function parseCompactJws(token: string, options: { compactShape?: boolean; accepted?: readonly string[]; rsa?: false }): JwsParseResult;
+export function parseCompactJws(
+  token: string,
+  options: { compactShape?: boolean; accepted?: readonly string[]; rsa: boolean },
+): JwsParseResult<JwsAlgorithm | RsaJwsAlgorithm>;
+export function parseCompactJws(token: string): JwsParseResult;
+export function parseCompactJws(
+  token: string,
+  options: { compactShape?: boolean; accepted?: readonly string[]; rsa?: boolean } = {},
+): JwsParseResult<JwsAlgorithm | RsaJwsAlgorithm> {
   // A caller that matched the token against `A+.A*.A*` (A the base64url alphabet) spares each
   // part the same alphabet test; the canonical-form check still runs.
   const decode = options.compactShape === true ? base64urlDecodeAlphabetChecked : base64urlDecode;
@@ -235,7 +253,8 @@ export function parseCompactJws(token: string, options: { compactShape?: boolean
   if (typeof alg !== 'string') return fail('the header parameter "alg" is not a string', 'MALFORMED', header, jsonPayload);
   const extensions = checkExtensions(header);
   if (extensions?.kind === 'MALFORMED') return fail(extensions.error, 'MALFORMED', header, jsonPayload);
-  if (!isJwsAlgorithm(alg)) return fail(unsupportedAlgorithm(alg, options.accepted ?? ALL_ALGORITHMS), 'UNSUPPORTED', header, jsonPayload);
+  if (!isJwsAlgorithm(alg) && !(options.rsa === true && isRsaJwsAlgorithm(alg)))
+    return fail(unsupportedAlgorithm(alg, options.accepted ?? ALL_ALGORITHMS), 'UNSUPPORTED', header, jsonPayload);
   if (extensions) return fail(extensions.error, extensions.kind, header, jsonPayload);
   if (signature.length === 0) return fail('the signature is empty', 'MALFORMED', header, jsonPayload);
 
@@ -266,7 +285,8 @@ function jwkCurve(jwk: PublicKeyJwk): string {
  * the algorithm signs with (an EdDSA token is not checked with a P-256 key), and an ECDSA
  * signature must be the raw r‖s of the curve's size (a DER signature is refused).
  */
-export function checkJwsSignature(parsed: ParsedJws, publicJwk: PublicKeyJwk): JwsSignatureCheck {
+export function checkJwsSignature(parsed: ParsedJws<JwsAlgorithm | RsaJwsAlgorithm>, publicJwk: PublicKeyJwk): JwsSignatureCheck {
+  if (isRsaJwsAlgorithm(parsed.alg)) return checkRsaSignature(parsed.alg, publicJwk, parsed.signingInput, parsed.signature);
   const scheme = SCHEMES[parsed.alg];
   const expectedKty = scheme.kind === 'eddsa' ? 'OKP' : 'EC';
   if (publicJwk.kty !== expectedKty || publicJwk.crv !== scheme.curve) {

@@ -1,11 +1,13 @@
 /**
- * Signature verification with node:crypto: Ed25519, and ECDSA on P-256, P-384 and
- * secp256k1 with raw r‖s signatures (`dsaEncoding: 'ieee-p1363'`). Keys are imported from
+ * Signature verification with node:crypto: Ed25519, ECDSA on P-256, P-384 and
+ * secp256k1 with raw r‖s signatures (`dsaEncoding: 'ieee-p1363'`), and RS256/PS256 for the
+ * credentials verified with JSON-LD processing on. Keys are imported from
  * public JWKs; only the members that define the public key are passed on, so a stray private
  * member can never turn a verification into something else.
  */
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { constants, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { base64urlEncode } from '../encoding/base64url.js';
+import { withArticle } from '../text.js';
 
 /** Signature schemes svc verifies, named by the curve and hash they use. */
 export type SignatureScheme =
@@ -18,6 +20,9 @@ export interface PublicKeyJwk {
   crv?: string;
   x?: string;
   y?: string;
+  /** RSA modulus and exponent (RS256 and PS256 JWTs, only with JSON-LD processing on). */
+  n?: string;
+  e?: string;
 }
 
 /**
@@ -39,7 +44,7 @@ export function importPublicJwk(jwk: PublicKeyJwk): KeyObject | string {
 
 function importJwkMembers(jwk: PublicKeyJwk): KeyObject | string {
   const members: Record<string, string> = {};
-  for (const m of ['kty', 'crv', 'x', 'y'] as const) {
+  for (const m of ['kty', 'crv', 'x', 'y', 'n', 'e'] as const) {
     const v = jwk[m];
     if (typeof v === 'string') members[m] = v;
   }
@@ -48,6 +53,40 @@ function importJwkMembers(jwk: PublicKeyJwk): KeyObject | string {
   } catch {
     return `the ${members['crv'] ?? members['kty'] ?? 'public'} key could not be imported`;
   }
+}
+
+/** The smallest RSA modulus svc verifies with, bits. */
+export const MIN_RSA_BITS = 2048;
+
+/**
+ * Checks an RS256 (RSASSA-PKCS1-v1_5) or PS256 (RSASSA-PSS, MGF1 with SHA-256, salt as long as
+ * the hash) signature with a public RSA JWK of at least MIN_RSA_BITS; a reason when it fails.
+ */
+export function checkRsaSignature(
+  alg: 'RS256' | 'PS256',
+  jwk: PublicKeyJwk,
+  data: Uint8Array,
+  signature: Uint8Array,
+): { valid: true } | { valid: false; reason: string } {
+  if (jwk.kty !== 'RSA') return { valid: false, reason: `the key is ${withArticle(jwk.crv ?? jwk.kty ?? 'unknown')} key, but ${alg} signs with RSA` };
+  const key = importPublicJwk(jwk);
+  if (typeof key === 'string') return { valid: false, reason: key };
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < MIN_RSA_BITS)
+    return { valid: false, reason: `the RSA key is ${bits} bits; svc verifies RSA signatures with keys of ${MIN_RSA_BITS} bits or more` };
+  const bytes = Math.ceil(bits / 8);
+  if (signature.length !== bytes)
+    return { valid: false, reason: `${withArticle(alg)} signature by a ${bits}-bit key is ${bytes} bytes, not ${signature.length}` };
+  let ok = false;
+  try {
+    ok =
+      alg === 'RS256'
+        ? verify('sha256', data, { key, padding: constants.RSA_PKCS1_PADDING }, signature)
+        : verify('sha256', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, signature);
+  } catch {
+    ok = false;
+  }
+  return ok ? { valid: true } : { valid: false, reason: `the ${alg} signature does not verify` };
 }
 
 /** Verifies a signature with an imported key; false (never a throw) for any failure. */

@@ -288,7 +288,7 @@ export const CredentialVerifyRequestSchema = Type.Union(
         jsonld: Type.Optional(
           Type.Boolean({
             description:
-              "JSON-LD processing for this request: true requires it (400 INVALID_OPTIONS on a daemon without SVC_JSONLD=on), false turns it off; absent, the daemon's setting. With it, eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified over RDFC-1.0 with svc's pinned contexts; without it they are UNSUPPORTED.",
+              "JSON-LD processing for this request: true requires it (400 INVALID_OPTIONS on a daemon without SVC_JSONLD=on), false turns it off; absent, the daemon's setting. With it, eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified over RDFC-1.0 with svc's pinned contexts, and VC-JWT credentials signed with RS256 or PS256 (RSA keys of 2048 bits or more); without it they are UNSUPPORTED.",
           }),
         ),
       },

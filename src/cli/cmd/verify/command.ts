@@ -20,7 +20,7 @@ const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts,
 const addJsonLdOption = (cmd: Command): Command =>
   cmd.option(
     '--jsonld',
-    "also verify eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs, over RDFC-1.0 with svc's pinned JSON-LD contexts (never fetched); as SVC_JSONLD=on",
+    "also verify eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs, over RDFC-1.0 with svc's pinned JSON-LD contexts (never fetched), and JWT credentials signed with RS256 or PS256 (RSA, 2048 bits or more); as SVC_JSONLD=on",
   );
 
 export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
