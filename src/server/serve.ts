@@ -106,6 +106,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       maxObservations: options.limits.maxObservations,
       maxMcpObservations: options.limits.maxMcpObservations,
       recordBatch: options.limits.recordBatch,
+      recordThread: options.limits.recordThread,
       warn: options.announce,
     },
     options.telemetry,

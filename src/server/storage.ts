@@ -30,6 +30,8 @@ export interface StorageBounds {
   maxMcpObservations: number;
   /** SVC_RECORD_BATCH (either engine). */
   recordBatch?: number;
+  /** SVC_RECORD_THREAD: SQLite observations written by a worker thread (src/store/sqlite/writer-thread.ts). */
+  recordThread?: boolean;
   /** Told once per table, when the first new row is refused at its ceiling. */
   warn?: (line: string) => void;
 }
@@ -74,8 +76,7 @@ export class StorageSlot {
         production: this.production,
         ...(bounds ? { maxObservations: bounds.maxObservations, maxMcpObservations: bounds.maxMcpObservations } : {}),
         ...(bounds?.recordBatch !== undefined ? { recordBatch: bounds.recordBatch } : {}),
-        // The daemon writes its observations on a worker thread (SQLite; src/store/sqlite/writer-thread.ts).
-        ...(bounds ? { recordThread: true } : {}),
+        ...(bounds?.recordThread === true ? { recordThread: true } : {}),
         ...(warn
           ? {
               onFirstRefusal: (table: 'observations' | 'mcpObservations', ceiling: number) =>

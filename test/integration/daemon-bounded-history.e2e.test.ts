@@ -145,6 +145,18 @@ describe('SVC_MAX_OBSERVATIONS: a ceiling on rows', () => {
     );
   }, 120_000);
 
+  it('SVC_RECORD_THREAD=on: 200 fresh did:keys, 20 at a time, each answered only once recorded by the writer thread, all in the file after a stop', async () => {
+    const { daemon, dbPath } = await daemonWith({ SVC_RECORD_THREAD: 'on' });
+    const dids = Array.from({ length: 200 }, freshDidKey);
+    // 20 at a time: within one client's share of the daemon's slots, so that turns group several records.
+    for (let i = 0; i < dids.length; i += 20) {
+      await Promise.all(dids.slice(i, i + 20).map(async (did) => expectJson(await call(`${daemon.url}/v1/resolve/${did}`), 200)));
+    }
+    for (const did of [dids[0], dids[99], dids.at(-1)]) expect(expectJson(await call(`${daemon.url}/v1/history/${did}`), 200)).toMatchObject({ count: 1 });
+    await stoppedSize(daemon, dbPath);
+    expect(rowsOf(dbPath).observations).toBe(200);
+  }, 120_000);
+
   it('with nothing to evict a new snapshot is refused, warned once on stderr and counted; history already kept is untouched', async () => {
     const { daemon } = await daemonWith({ SVC_MAX_OBSERVATIONS: '2' });
     const web = host.did('bounded', 'changing');

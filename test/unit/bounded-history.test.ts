@@ -49,6 +49,18 @@ describe('SVC_RECORD_BATCH', () => {
   });
 });
 
+describe('SVC_RECORD_THREAD', () => {
+  it('is off by default; on and off are accepted, in any case', () => {
+    expect(limitsFromEnv({}).recordThread).toBe(false);
+    expect(limitsFromEnv({ SVC_RECORD_THREAD: 'on' }).recordThread).toBe(true);
+    expect(limitsFromEnv({ SVC_RECORD_THREAD: ' OFF ' }).recordThread).toBe(false);
+  });
+
+  it.each(['yes', '1', 'true'])('SVC_RECORD_THREAD=%j is a configuration error naming the values', (value) => {
+    expect(() => limitsFromEnv({ SVC_RECORD_THREAD: value })).toThrow('SVC_RECORD_THREAD must be on or off');
+  });
+});
+
 describe('shouldRecord', () => {
   it('public profile: did:key and did:jwk (self-certifying) are not recorded; did:web and did:webvh are', () => {
     const pub = { profile: 'public' as const };

@@ -65,6 +65,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { key: 'server.maxObservations', variable: 'SVC_MAX_OBSERVATIONS', kind: whole(1) },
   { key: 'server.maxMcpObservations', variable: 'SVC_MAX_MCP_OBSERVATIONS', kind: whole(1) },
   { key: 'server.recordBatch', variable: 'SVC_RECORD_BATCH', kind: whole(1) },
+  { key: 'server.recordThread', variable: 'SVC_RECORD_THREAD', kind: onOff },
   { key: 'credentials.trustedIssuers', variable: 'SVC_TRUSTED_ISSUERS', kind: list, flag: '--trusted-issuer' },
   { key: 'credentials.jsonld', variable: 'SVC_JSONLD', kind: onOff, flag: '--jsonld' },
   { key: 'credentials.jsonldContexts', variable: 'SVC_JSONLD_CONTEXTS', kind: { type: 'path' } },

@@ -287,6 +287,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: '64',
   },
   {
+    name: 'SVC_RECORD_THREAD',
+    scope: 'svc serve',
+    description: 'on: SQLite observations are written by a worker thread of their own, off the event loop (worth it with a spare core)',
+    default: 'off',
+  },
+  {
     name: 'SVC_SIGNING_KEY',
     scope: 'svc serve',
     description: 'a private JWK file (Ed25519 or P-256) to sign results asked for with signed=true; refused when open to group or others',
