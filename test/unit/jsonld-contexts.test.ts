@@ -52,6 +52,11 @@ describe('the pinned context set', () => {
     }
   });
 
+  it('docs/credentials.md lists every pinned URL with its SHA-256', () => {
+    const page = readFileSync(new URL('../../docs/credentials.md', import.meta.url), 'utf8');
+    for (const context of PINNED_CONTEXTS) expect(page, context.url).toContain(`| \`${context.url}\` | \`${context.sha256}\` |`);
+  });
+
   it("the contexts taken from npm packages are those packages' files", () => {
     for (const [url, file] of Object.entries(FROM_PACKAGES)) {
       const pinned = PINNED_CONTEXTS.find((c) => c.url === url)!;
