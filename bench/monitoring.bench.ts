@@ -147,6 +147,24 @@ async function passes(target: string, age: () => Promise<void>, subjects: Subjec
 
 const AGE = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z'";
 
+/** Every watch of a SQLite file made due again. */
+async function ageSqlite(file: string): Promise<void> {
+  const db = new Database(file);
+  db.exec(AGE);
+  db.close();
+}
+
+/** Every watch of a PostgreSQL database made due again. */
+async function agePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(AGE);
+  } finally {
+    await client.end();
+  }
+}
+
 /** MCP endpoints and A2A cards of the mixed pass (the rest of WATCHES are did:keys). */
 const MCP_WATCHES = 100;
 const A2A_WATCHES = 100;
@@ -285,31 +303,12 @@ export async function run(): Promise<BenchRow[]> {
     const didOnly: Subjects = (await ed25519DidKeys(WATCHES)).map((did) => ({ kind: 'did', did }));
     const onSqlite = async (name: string, subjects: Subjects, runtime?: () => Runtime) => {
       const at = path.join(dir, name);
-      return passes(
-        at,
-        async () => {
-          const db = new Database(at);
-          db.exec(AGE);
-          db.close();
-        },
-        subjects,
-        runtime,
-      );
+      return passes(at, () => ageSqlite(at), subjects, runtime);
     };
     const onPostgres = async (subjects: Subjects, runtime?: () => Runtime) => {
       const database = await createDatabase(serverUrl, 'svc_bench');
       try {
-        return await passes(
-          database.url,
-          async () => {
-            const client = new pg.Client({ connectionString: database.url });
-            await client.connect();
-            await client.query(AGE);
-            await client.end();
-          },
-          subjects,
-          runtime,
-        );
+        return await passes(database.url, () => agePostgres(database.url), subjects, runtime);
       } finally {
         await database.drop();
       }
@@ -317,15 +316,7 @@ export async function run(): Promise<BenchRow[]> {
     // The did:key-only passes: both engines set up, then STEADY_ROUNDS steady passes interleaved
     // (SQLite, PostgreSQL, SQLite…), the medians reported.
     const sqliteFile = path.join(dir, 'svc.db');
-    const sqlitePrepared = await prepare(
-      sqliteFile,
-      async () => {
-        const db = new Database(sqliteFile);
-        db.exec(AGE);
-        db.close();
-      },
-      didOnly,
-    );
+    const sqlitePrepared = await prepare(sqliteFile, () => ageSqlite(sqliteFile), didOnly);
     const sqliteSteady: Array<Awaited<ReturnType<Prepared['steady']>>> = [];
     const postgresSteady: typeof sqliteSteady = [];
     let postgresFirst: number | null = null;
@@ -336,18 +327,7 @@ export async function run(): Promise<BenchRow[]> {
         return null;
       });
       try {
-        const postgresPrepared = database
-          ? await prepare(
-              database.url,
-              async () => {
-                const client = new pg.Client({ connectionString: database.url });
-                await client.connect();
-                await client.query(AGE);
-                await client.end();
-              },
-              didOnly,
-            )
-          : null;
+        const postgresPrepared = database ? await prepare(database.url, () => agePostgres(database.url), didOnly) : null;
         try {
           postgresFirst = postgresPrepared?.first ?? null;
           for (let round = 0; round < STEADY_ROUNDS; round++) {
