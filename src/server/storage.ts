@@ -77,6 +77,8 @@ export class StorageSlot {
         ...(bounds ? { maxObservations: bounds.maxObservations, maxMcpObservations: bounds.maxMcpObservations } : {}),
         ...(bounds?.recordBatch !== undefined ? { recordBatch: bounds.recordBatch } : {}),
         ...(bounds?.recordThread === true ? { recordThread: true } : {}),
+        // The daemon's SQLite file is checkpointed off the event loop (src/store/sqlite/checkpointer.ts).
+        backgroundCheckpoints: true,
         ...(warn
           ? {
               onFirstRefusal: (table: 'observations' | 'mcpObservations', ceiling: number) =>

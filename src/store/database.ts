@@ -26,6 +26,8 @@ export interface OpenDatabaseOptions {
   recordBatch?: number;
   /** SQLite: write the observations on a worker thread (the daemon; see src/store/sqlite/writer-thread.ts). */
   recordThread?: boolean;
+  /** SQLite: checkpoint the WAL on a worker thread (the daemon; see src/store/sqlite/checkpointer.ts). */
+  backgroundCheckpoints?: boolean;
   onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
   /** PostgreSQL: most connections this process holds (default 10). */
   maxConnections?: number;
@@ -88,6 +90,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ...(options.maxMcpObservations !== undefined ? { maxMcpObservations: options.maxMcpObservations } : {}),
     ...(options.recordBatch !== undefined ? { recordBatch: options.recordBatch } : {}),
     ...(options.recordThread !== undefined ? { recordThread: options.recordThread } : {}),
+    ...(options.backgroundCheckpoints !== undefined ? { backgroundCheckpoints: options.backgroundCheckpoints } : {}),
     ...(options.onFirstRefusal ? { onFirstRefusal: options.onFirstRefusal } : {}),
   });
   return {

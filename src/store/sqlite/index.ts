@@ -18,6 +18,7 @@ import { SCHEMA_VERSION } from '../schema/migrations.js';
 import { makeDirectory } from '../schema/paths.js';
 import { SqliteAccountStore } from './accounts.js';
 import { backupDatabase } from './backup.js';
+import { Checkpointer } from './checkpointer.js';
 import { SqliteClaimStore } from './claims.js';
 import { SqliteCustomerMonitorStore } from './customer-monitor.js';
 import { SqliteDelegationChainStore } from './delegation-chains.js';
@@ -55,6 +56,13 @@ export interface OpenSqliteOptions {
    * one connection all the same.
    */
   recordThread?: boolean;
+  /**
+   * Checkpoint the WAL on a worker thread instead of in the commits of the event loop (the
+   * daemon; see src/store/sqlite/checkpointer.ts), started on the first group commit of
+   * observations. Not for a store in memory, nor with recordThread (whose connection commits
+   * off the event loop already).
+   */
+  backgroundCheckpoints?: boolean;
   /** Most MCP inventory rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); undefined: unbounded. */
   maxMcpObservations?: number;
   /** Called once per table, on its first refusal at the ceiling since the store was opened. */
@@ -106,6 +114,7 @@ class Store implements SqliteStore {
   #customerMonitor?: SqliteCustomerMonitorStore;
   #keptLogs?: SqliteKeptLogStore;
   #probe?: Database.Statement<[], { n: number }>;
+  readonly #checkpointer: Checkpointer | null;
 
   constructor(
     readonly db: Database.Database,
@@ -118,13 +127,19 @@ class Store implements SqliteStore {
     checkCeiling('observations', options.maxObservations);
     checkCeiling('mcp_observations', options.maxMcpObservations);
     checkRecordBatch(options.recordBatch);
+    this.#checkpointer =
+      options.backgroundCheckpoints === true && storage === 'file' && options.recordThread !== true
+        ? new Checkpointer(db, { path, nativeBinding: sqliteAddon() })
+        : null;
   }
 
   get observations(): SqliteObservationStore {
     const refused = this.options.onFirstRefusal;
     const thread = this.options.recordThread === true && this.storage === 'file' ? { path: this.path, nativeBinding: sqliteAddon() } : undefined;
+    const checkpointer = this.#checkpointer;
     return (this.#observations ??= new SqliteObservationStore(this.db, {
       ...(thread ? { thread } : {}),
+      ...(checkpointer ? { committed: () => checkpointer.nudge() } : {}),
       batch: this.options.recordBatch,
       ceiling: this.options.maxObservations,
       onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
@@ -192,6 +207,9 @@ class Store implements SqliteStore {
     // Records still waiting for their group commit are written (or refused) first; a writer
     // thread writes what it was sent and closes its connection before this one closes.
     this.#observations?.close();
+    // The checkpointer's connection closes first: this one, the last, then checkpoints what is
+    // left and removes the WAL.
+    this.#checkpointer?.close();
     this.db.close();
   }
 

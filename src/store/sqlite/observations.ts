@@ -49,6 +49,8 @@ export interface ObservationStoreOptions extends CeilingOptions {
    * with a batch of 1, whose records commit at once.
    */
   thread?: { path: string; nativeBinding: string | null };
+  /** Called after each commit of observations on this connection (the daemon's checkpointer). */
+  committed?: () => void;
 }
 
 export class SqliteObservationStore implements ObservationStore {
@@ -62,6 +64,8 @@ export class SqliteObservationStore implements ObservationStore {
   readonly #writer: ObservationWriter;
   readonly #thread: WriterThread | null;
   readonly #batch: number;
+  /** Told after each group commit on this connection (the daemon's checkpointer). */
+  readonly #committed: (() => void) | undefined;
   #pending: PendingRecord[] = [];
 
   /**
@@ -73,6 +77,7 @@ export class SqliteObservationStore implements ObservationStore {
     const batch = options.batch ?? RECORD_BATCH;
     checkRecordBatch(batch);
     this.#batch = batch;
+    this.#committed = options.committed;
     const { thread } = options;
     this.#writer = new ObservationWriter(db, options);
     const writer = this.#writer;
@@ -123,7 +128,9 @@ export class SqliteObservationStore implements ObservationStore {
     if (this.#thread !== null) return this.#thread.record(row);
     if (this.#batch === 1) {
       try {
-        return Promise.resolve(this.#writer.record(row));
+        const recorded = this.#writer.record(row);
+        this.#committed?.();
+        return Promise.resolve(recorded);
       } catch (err) {
         return Promise.reject(err);
       }
@@ -151,6 +158,7 @@ export class SqliteObservationStore implements ObservationStore {
 
   /** Writes what is pending, `batch` at a time, and settles each record's promise. */
   #flush(): void {
+    if (this.#pending.length === 0) return;
     while (this.#pending.length > 0) {
       const group = this.#pending.splice(0, this.#batch);
       this.#writer.recordGroup(group.map((p) => p.row)).forEach((result, i) => {
@@ -158,6 +166,7 @@ export class SqliteObservationStore implements ObservationStore {
         else group[i]!.resolve(result.recorded);
       });
     }
+    this.#committed?.();
   }
 
   /** Rows, ceiling, and evictions and refusals since the store was opened. */

@@ -13,6 +13,7 @@ export const FLAG_OPEN = 1;
 export const FLAG_CLOSED = 2;
 
 export interface WriterData {
+  role?: 'writer';
   /** The store's file (absolute). */
   path: string;
   /** better-sqlite3's addon, when found where npm puts it (see sqliteAddon). */
@@ -22,6 +23,29 @@ export interface WriterData {
   flag: SharedArrayBuffer;
   port: MessagePort;
 }
+
+/**
+ * The checkpointer thread's data (checkpointer.ts, checkpoint-worker.ts). `shared` holds four
+ * Int32 cells: the event loop's write count (CHECKPOINTER_NUDGES), the stop request, and the
+ * thread's state (CHECKPOINTER_STARTING, _OPEN, _CLOSED), which the event loop may wait on.
+ */
+export interface CheckpointerData {
+  role: 'checkpointer';
+  path: string;
+  nativeBinding: string | null;
+  shared: SharedArrayBuffer;
+  /** Least time between two checkpoints (ms). */
+  gapMs: number;
+}
+
+export const CHECKPOINTER_NUDGES = 0;
+export const CHECKPOINTER_STOP = 1;
+export const CHECKPOINTER_STATE = 2;
+export const CHECKPOINTER_STARTING = 0;
+export const CHECKPOINTER_OPEN = 1;
+export const CHECKPOINTER_CLOSED = 2;
+/** Least time between two of the thread's checkpoints (ms): a busy daemon's WAL grows a few MiB in it. */
+export const CHECKPOINT_GAP_MS = 100;
 
 export type WriterRequest = { type: 'record'; id: number; rows: ObservationRow[] } | { type: 'close' };
 

@@ -42,7 +42,7 @@ export interface WriterThreadOptions {
  * Where the thread's entry is: dist/sqlite-writer.js next to the bundled chunk that holds this
  * module; running from the sources (the tests), writer-worker.ts through tsx. null: neither.
  */
-function entry(): { url: URL; source: boolean } | null {
+export function workerEntry(): { url: URL; source: boolean } | null {
   const bundled = new URL('./sqlite-writer.js', import.meta.url);
   if (fs.existsSync(bundled)) return { url: bundled, source: false };
   const source = new URL('./writer-worker.ts', import.meta.url);
@@ -111,7 +111,7 @@ export class WriterThread {
   /** The thread's port, the thread started on first use; null when it cannot be started. */
   #started(): MessagePort | null {
     if (this.#port !== null) return this.#port;
-    const found = entry();
+    const found = workerEntry();
     if (found === null) {
       this.#inline = true;
       return null;
