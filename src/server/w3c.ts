@@ -163,7 +163,23 @@ function specificity(range: MediaRange, rep: Representation): number {
  * 'document' (the DID document only, application/did) or null (406).
  */
 export function negotiateResolution(accept: string | undefined): Negotiated | null {
-  if (accept === undefined || accept.trim() === '') return 'document';
+  if (accept === undefined) return 'document';
+  // A client sends the same Accept on every request: its answer is kept (a few, forgotten all
+  // together when full, so that varied headers cost memory of no more than this).
+  const known = NEGOTIATED.get(accept);
+  if (known !== undefined) return known;
+  const outcome = negotiate(accept);
+  if (accept.length > 256) return outcome;
+  if (NEGOTIATED.size >= NEGOTIATED_KEPT) NEGOTIATED.clear();
+  NEGOTIATED.set(accept, outcome);
+  return outcome;
+}
+
+const NEGOTIATED = new Map<string, Negotiated | null>();
+const NEGOTIATED_KEPT = 32;
+
+function negotiate(accept: string): Negotiated | null {
+  if (accept.trim() === '') return 'document';
   const ranges = parseAccept(accept);
   let best: { q: number; level: number; position: number; outcome: Negotiated } | null = null;
   for (const rep of REPRESENTATIONS) {

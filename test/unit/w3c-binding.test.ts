@@ -35,6 +35,21 @@ describe('constants', () => {
   });
 });
 
+describe('negotiateResolution: the answers it keeps per Accept header', () => {
+  it('answers the same every time, through more distinct headers than it keeps, and headers too long to keep', () => {
+    const asked: Array<[string, ReturnType<typeof negotiateResolution>]> = [
+      ['application/did-resolution', 'resolution'],
+      ['application/did', 'document'],
+      ['text/html', null],
+      [`application/did-resolution;q=0.9, ${'x/y, '.repeat(80)}application/did;q=0.1`, 'resolution'],
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const [accept, outcome] of asked) expect(negotiateResolution(accept)).toBe(outcome);
+      for (let i = 0; i < 40; i++) expect(negotiateResolution(`application/did;q=0.${(i % 9) + 1}, text/x-${round}-${i}`)).toBe('document');
+    }
+  });
+});
+
 describe('negotiateResolution: the binding, row by row', () => {
   it.each([
     ['application/did-resolution'],
