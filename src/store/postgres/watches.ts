@@ -20,7 +20,7 @@ import {
   watchMembers,
   type WatchRow,
 } from '../schema/watches.js';
-import { GroupCommit, inLockedTransaction, inTransaction, LOCK_CLASS, rounds } from './sql.js';
+import { GroupCommit, inLockedTransaction, inTransaction, LOCK_CLASS, rounds, sqlArray, withLiterals } from './sql.js';
 
 const COLUMNS = watchMembers();
 
@@ -314,19 +314,39 @@ export class PostgresWatchStore implements WatchStore {
   /**
    * Two statements in one transaction: the claim, then the check inputs. The second statement's
    * snapshot includes every check recorded before the claim took its row locks, and the locks
-   * keep the claimed watches (and so their baselines) as read until COMMIT.
+   * keep the claimed watches (and so their baselines) as read until COMMIT. Two round trips:
+   * BEGIN with the claim, then the inputs with COMMIT (simple queries, the limit and the ids as
+   * literals).
    */
   async claimDue(limit: number): Promise<WatchCheckInput[]> {
     const n = Math.min(limitOf(limit), MAX_INTEGER);
     if (n === 0) return [];
-    return inTransaction(this.pool, async (client) => {
-      const { rows: claimed } = await client.query<{ id: number; checked: Date | null }>(CLAIM, [n]);
-      if (claimed.length === 0) return [];
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      const [, claim] = (await client.query(`BEGIN; ${withLiterals(CLAIM, [n])}`)) as unknown as pg.QueryResult[];
+      const claimed = claim!.rows as Array<{ id: number; checked: Date | null }>;
+      if (claimed.length === 0) {
+        await client.query('COMMIT');
+        return [];
+      }
       claimed.sort((a, b) => (a.checked?.getTime() ?? -Infinity) - (b.checked?.getTime() ?? -Infinity) || a.id - b.id);
       const order = new Map(claimed.map((c, i) => [c.id, i]));
-      const { rows } = await client.query<CheckInputRow>(`${CHECK_INPUT} AND w.id = ANY($1::integer[])`, [claimed.map((c) => c.id)]);
-      return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toCheckInput);
-    });
+      const ids = sqlArray(
+        claimed.map((c) => c.id),
+        'integer',
+      );
+      const [inputs] = (await client.query(`${CHECK_INPUT} AND w.id = ANY(${ids});\nCOMMIT`)) as unknown as pg.QueryResult[];
+      return (inputs!.rows as CheckInputRow[]).sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toCheckInput);
+    } catch (error) {
+      // A connection that cannot roll back is not given back to the pool.
+      await client.query('ROLLBACK').catch((rollback: unknown) => {
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** One statement: the watch and its baselines from one snapshot. */
