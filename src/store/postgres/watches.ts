@@ -150,7 +150,7 @@ const QUIET_COMMIT = "set_config('synchronous_commit', 'off', true)";
 /**
  * The checks without events (the common pass: nothing changed) that finish in one turn go
  * together (a GroupCommit without advisory locks), in one statement per round of distinct
- * watches (sql.ts rounds; almost always one), outside any explicit transaction — one round trip
+ * watches (sql.ts rounds; almost always one: then outside any explicit transaction) — one round trip
  * and one commit for several watches instead of four round trips (BEGIN, ADVANCE, INSERT_CHECK,
  * COMMIT) and a commit each; a prepared statement whose inputs are arrays, so the server parses
  * and plans it once per connection, not once per check. Per watch it is ADVANCE's guard and new
@@ -220,7 +220,10 @@ export class PostgresWatchStore implements WatchStore {
       (values) => String(values[0]),
       async (tx, list) => {
         const recorded: boolean[] = new Array(list.length).fill(false);
-        for (const round of rounds(list, (values) => String(values[0]))) {
+        const batch = rounds(list, (values) => String(values[0]));
+        // One round (the usual batch): its statement's implicit transaction. More: one transaction for all.
+        if (batch.length > 1) await tx.begin();
+        for (const round of batch) {
           const columns = Array.from({ length: 12 }, (_, c) => round.map(({ item }) => item[c]));
           const { rows } = await tx.client.query<{ id: number }>({ name: 'svc-record-quiet', text: RECORD_QUIET, values: columns });
           const written = new Set(rows.map((row) => row.id));
