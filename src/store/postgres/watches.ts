@@ -161,13 +161,13 @@ const QUIET_COMMIT = "set_config('synchronous_commit', 'off', true)";
  * (stale). A later round sees an earlier one's update, so a second check of the same revision in
  * one batch is stale, as it would be alone. The commit does not wait for the disk (QUIET_COMMIT).
  * $1 watches, $2 revisions read, $3 statuses, $4 hashes, $5 checkedAt, $6 profiles, $7 bindings,
- * $8 documents, $9 problems, $10…$12 the certificates' state.
+ * $8 documents (DOCUMENTS), $9 problems, $10…$12 the certificates' state.
  */
 const RECORD_QUIET = `
   WITH input AS MATERIALIZED (
     SELECT i.* FROM (SELECT ${QUIET_COMMIT}) AS quiet(setting),
-      unnest($1::integer[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-        $10::text[], $11::text[], $12::integer[])
+      unnest($1::integer[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+        string_to_array($8::text, chr(1), ''), $9::text[], $10::text[], $11::text[], $12::integer[])
       AS i(id, revision, status, hash, checked_at, profile, binding, document, problem, tls_leaf, tls_not_after, tls_announced)
   ), guarded AS MATERIALIZED (
     SELECT i.id FROM (SELECT id, revision FROM input ORDER BY id) i
@@ -186,6 +186,18 @@ const RECORD_QUIET = `
   SELECT a.id, a.revision, i.status, i.hash, i.profile, i.binding, i.document, i.problem, i.checked_at, i.tls_leaf, i.tls_not_after, i.tls_announced
   FROM advanced a JOIN input i ON i.id = a.id
   RETURNING watch_id AS id`;
+
+/**
+ * The documents of a round as one text, U+0001 between them and an empty text for none: JSON
+ * text never holds a raw control character (JSON.stringify escapes them), so the documents — most
+ * of a round's bytes — need neither an array literal's escapes nor its parse on the server, only
+ * a split (string_to_array; an element that is the empty text is NULL, and so is one the split
+ * leaves out: unnest pads a shorter array with NULLs).
+ */
+function documentsOf(documents: ReadonlyArray<string | null>): string {
+  if (documents.some((d) => d?.includes('\u0001') === true || d === '')) throw new RangeError('a document must be JSON text');
+  return documents.map((d) => d ?? '').join('\u0001');
+}
 
 /** Thrown inside a transaction to roll it back and answer `result`. */
 class Rollback extends Error {
@@ -224,7 +236,8 @@ export class PostgresWatchStore implements WatchStore {
         // One round (the usual batch): its statement's implicit transaction. More: one transaction for all.
         if (batch.length > 1) await tx.begin();
         for (const round of batch) {
-          const columns = Array.from({ length: 12 }, (_, c) => round.map(({ item }) => item[c]));
+          const columns: unknown[] = Array.from({ length: 12 }, (_, c) => round.map(({ item }) => item[c]));
+          columns[7] = documentsOf(round.map(({ item }) => item[7]));
           const { rows } = await tx.client.query<{ id: number }>({ name: 'svc-record-quiet', text: RECORD_QUIET, values: columns });
           const written = new Set(rows.map((row) => row.id));
           for (const { item, index } of round) recorded[index] = written.has(item[0]);
