@@ -1024,7 +1024,12 @@ for (const backend of BACKENDS) {
       // A failed check keeps the last hash.
       expect(await watches.get(w2!.id)).toMatchObject({ revision: 2, lastHash: hashOf(20), lastStatus: 'FAILED', lastCheckedAt: '2026-03-02T00:05:00Z' });
       const input = await watches.forCheck(w2!.id);
-      expect(input?.previous).toMatchObject({ status: 'FAILED', document: null, problem: failed('2026-03-02T00:05:00Z').problem, checkedAt: '2026-03-02T00:05:00Z' });
+      expect(input?.previous).toMatchObject({
+        status: 'FAILED',
+        document: null,
+        problem: failed('2026-03-02T00:05:00Z').problem,
+        checkedAt: '2026-03-02T00:05:00Z',
+      });
       expect(input?.lastResolved).toMatchObject({ status: 'RESOLVED', documentHash: hashOf(20), document: documentOf(20) });
     });
 
