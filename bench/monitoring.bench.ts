@@ -7,7 +7,10 @@
  * clock, resolve afresh (noCache, recorded in the history), compare, record the baseline and the
  * watch state in one transaction. The first pass establishes 500 baselines; the second (the
  * watches aged by SQL so that they are due again) compares against them — the steady state; for
- * the did:key-only watches, three steady passes on each engine, interleaved, their median.
+ * the did:key-only watches, three steady passes on each engine, interleaved, their median; per
+ * watch of those, the round trips to PostgreSQL, this process's CPU and the CPU of the PostgreSQL
+ * backends serving it (their processes' time in /proc, on this machine's server): on a shared
+ * machine the CPU figures say more than the times.
  *
  * Deliveries: 1,000 PENDING events of one watch delivered by the daemon's own deliverDue (claim,
  * sign, POST, settle) to an HTTPS receiver on loopback (a test CA trusted through the Runtime,
@@ -38,7 +41,7 @@ import { createTestCa } from '../test/support/pki.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
 import { createDatabase } from '../test/support/pg-admin.js';
-import { countRoundTrips, ed25519DidKeys, median, plainEnv, serverStarted, type BenchRow } from './lib.js';
+import { countRoundTrips, ed25519DidKeys, median, plainEnv, processCpuMs, serverStarted, type BenchRow } from './lib.js';
 
 const WATCHES = 500;
 /** Steady passes of the did:key-only watches on each engine, interleaved. */
@@ -48,9 +51,10 @@ const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@
 interface Passes {
   first: number;
   steady: number;
-  /** Per watch in the steady pass: this process's CPU (ms; the checks and the store's driver), and on PostgreSQL the round trips to it. */
+  /** Per watch in the steady pass: this process's CPU (ms; the checks and the store's driver), and on PostgreSQL the round trips to it and its backends' CPU. */
   steadyCpuMs: number;
   steadyRoundTrips: number | null;
+  steadyBackendCpuMs: number | null;
 }
 
 /** The watches of a pass: fresh did:keys only, or did:keys with MCP endpoints and A2A cards on a loopback host. */
@@ -59,8 +63,40 @@ type Subjects = Array<{ kind: WatchKind; did: string }>;
 /** The watches set up on the database `target` and their first pass timed; `steady()` times one more pass after `age` made them all due again. */
 interface Prepared {
   first: number;
-  steady(): Promise<{ ms: number; cpuMs: number; roundTrips: number | null }>;
+  steady(): Promise<{ ms: number; cpuMs: number; roundTrips: number | null; backendCpuMs: number | null }>;
   close(): Promise<void>;
+}
+
+/**
+ * CPU milliseconds of the client backends connected to the PostgreSQL database at `url` (their
+ * processes' user + system time, /proc/<pid>/stat, on this machine's server), by backend; null
+ * where unknown (another machine's server, no /proc).
+ */
+async function backendCpuMs(url: string): Promise<Map<number, number> | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    );
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      const ms = processCpuMs(pid);
+      if (ms === null) return null;
+      out.set(pid, ms);
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The backends' CPU between two readings: a backend started between them counts from zero. */
+function backendCpuSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (before === null || after === null) return null;
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 async function prepare(target: string, age: () => Promise<void>, subjects: Subjects, makeRuntime: () => Runtime = () => createRuntime({})): Promise<Prepared> {
@@ -117,14 +153,21 @@ async function prepare(target: string, age: () => Promise<void>, subjects: Subje
       steady: async () => {
         await age();
         const queries = counts?.queries ?? 0;
+        const backends0 = pool ? await backendCpuMs(target) : null;
         const cpu0 = process.cpuUsage();
         const ms = await timed();
         const cpu = process.cpuUsage(cpu0);
+        const backends = pool ? backendCpuSpent(backends0, await backendCpuMs(target)) : null;
         // Every check resolved or inspected: none failed (a failure would be cheaper and flatter the figure).
         const failed = (await store.watches.list()).filter((w) => w.lastStatus !== 'RESOLVED');
         if (failed.length > 0)
           throw new Error(`${failed.length} watches did not check cleanly (e.g. ${failed[0]!.kind} ${failed[0]!.did}: ${failed[0]!.lastStatus})`);
-        return { ms, cpuMs: (cpu.user + cpu.system) / 1000 / subjects.length, roundTrips: counts ? (counts.queries - queries) / subjects.length : null };
+        return {
+          ms,
+          cpuMs: (cpu.user + cpu.system) / 1000 / subjects.length,
+          roundTrips: counts ? (counts.queries - queries) / subjects.length : null,
+          backendCpuMs: backends === null ? null : backends / subjects.length,
+        };
       },
       close: () => storage.close(),
     };
@@ -139,7 +182,13 @@ async function passes(target: string, age: () => Promise<void>, subjects: Subjec
   const prepared = await prepare(target, age, subjects, makeRuntime);
   try {
     const steady = await prepared.steady();
-    return { first: prepared.first, steady: steady.ms, steadyCpuMs: steady.cpuMs, steadyRoundTrips: steady.roundTrips };
+    return {
+      first: prepared.first,
+      steady: steady.ms,
+      steadyCpuMs: steady.cpuMs,
+      steadyRoundTrips: steady.roundTrips,
+      steadyBackendCpuMs: steady.backendCpuMs,
+    };
   } finally {
     await prepared.close();
   }
@@ -351,6 +400,7 @@ export async function run(): Promise<BenchRow[]> {
             steady: median(list.map((r) => r.ms)),
             steadyCpuMs: median(list.map((r) => r.cpuMs)),
             steadyRoundTrips: list[0]!.roundTrips === null ? null : median(list.map((r) => r.roundTrips!)),
+            steadyBackendCpuMs: list.some((r) => r.backendCpuMs === null) ? null : median(list.map((r) => r.backendCpuMs!)),
           };
     const sqlite: Passes = { ...medianOf(sqliteSteady)!, first: sqlitePrepared.first };
     const postgresMedian = medianOf(postgresSteady);
@@ -388,7 +438,7 @@ export async function run(): Promise<BenchRow[]> {
         note ||
         `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL` +
           (key === 'steady' && pg
-            ? `; the median of ${STEADY_ROUNDS} steady passes on each engine, interleaved; per watch: ${pg.steadyRoundTrips?.toFixed(2) ?? '—'} round trips to PostgreSQL, CPU of this process ${pg.steadyCpuMs.toFixed(2)} ms (SQLite ${sqlite.steadyCpuMs.toFixed(2)} ms)`
+            ? `; the median of ${STEADY_ROUNDS} steady passes on each engine, interleaved; per watch: ${pg.steadyRoundTrips?.toFixed(2) ?? '—'} round trips to PostgreSQL, CPU of this process ${pg.steadyCpuMs.toFixed(2)} ms (SQLite ${sqlite.steadyCpuMs.toFixed(2)} ms), of PostgreSQL's backends serving it ${pg.steadyBackendCpuMs?.toFixed(2) ?? '—'} ms more`
             : ''),
     });
     const sqliteDeliveries = await deliveries(path.join(dir, 'deliveries.db'), async (watchId, count) => {

@@ -1004,6 +1004,35 @@ for (const backend of BACKENDS) {
       expect((await store.monitorEvents.list({ limit: 5 })).map((e) => e.data)).toEqual([changed(winner).data]);
     });
 
+    it('watches: checks without events submitted at once are each guarded as alone: a second of one revision, a removed watch or a revision not read is stale; a later revision is recorded', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      const [w1, w2, w3] = [await added(store, newWatch(1)), await added(store, newWatch(2)), await added(store, newWatch(3))];
+      expect(await watches.remove(w3!.id)).toBe(true);
+      const results = await Promise.all([
+        watches.recordCheck(check(w2!.id, 0, resolved(20, '2026-03-02T00:00:00Z'))),
+        watches.recordCheck(check(w1!.id, 0, resolved(10, '2026-03-02T00:00:00Z'))),
+        watches.recordCheck(check(w1!.id, 0, resolved(11, '2026-03-02T00:00:00Z'))),
+        watches.recordCheck(check(w3!.id, 0, resolved(30, '2026-03-02T00:00:00Z'))),
+        watches.recordCheck(check(w1!.id, 5, resolved(12, '2026-03-02T00:00:00Z'))),
+        watches.recordCheck(check(w2!.id, 1, failed('2026-03-02T00:05:00Z'))),
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(['recorded', 'recorded', 'stale', 'stale', 'stale', 'recorded']);
+      expect(results[5]).toEqual({ outcome: 'recorded', revision: 2, eventIds: [] });
+      expect(await tableCounts()).toEqual({ baselines: 3, events: 0 });
+      expect(await watches.get(w1!.id)).toMatchObject({ revision: 1, lastHash: hashOf(10), lastStatus: 'RESOLVED', lastCheckedAt: '2026-03-02T00:00:00Z' });
+      // A failed check keeps the last hash.
+      expect(await watches.get(w2!.id)).toMatchObject({ revision: 2, lastHash: hashOf(20), lastStatus: 'FAILED', lastCheckedAt: '2026-03-02T00:05:00Z' });
+      const input = await watches.forCheck(w2!.id);
+      expect(input?.previous).toMatchObject({
+        status: 'FAILED',
+        document: null,
+        problem: failed('2026-03-02T00:05:00Z').problem,
+        checkedAt: '2026-03-02T00:05:00Z',
+      });
+      expect(input?.lastResolved).toMatchObject({ status: 'RESOLVED', documentHash: hashOf(20), document: documentOf(20) });
+    });
+
     /** Delivery state of every event, oldest first, as stored. */
     interface DeliveryRow {
       id: number;
@@ -2233,6 +2262,35 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       );
       expect(rows[0]).toEqual({ b: 5, e: 5 });
       expect(await stores[1]!.watches.get(w.id)).toMatchObject({ revision: 5 });
+    } finally {
+      await done();
+    }
+  });
+
+  it('two daemons recording the same check without events at once: exactly one is recorded', async () => {
+    const { stores, done } = await twoDaemons.open();
+    try {
+      const w = await added(stores[0]!, newWatch(1));
+      const others = [await added(stores[0]!, newWatch(2)), await added(stores[0]!, newWatch(3))];
+      for (let revision = 0; revision < 5; revision++) {
+        // Each daemon's batch also holds checks of other watches, in both orders.
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => [
+            stores[i % 2]!.watches.recordCheck(check(others[i % 2]!.id, revision * 3 + Math.floor(i / 2), resolved(i, '2026-03-02T00:00:00Z'))),
+            stores[i % 2]!.watches.recordCheck(check(w.id, revision, resolved(revision + 1, '2026-03-02T00:00:00Z'))),
+          ]).flat(),
+        );
+        expect(results.filter((r, i) => i % 2 === 1 && r.outcome === 'recorded')).toHaveLength(1);
+        expect(results.filter((r, i) => i % 2 === 1 && r.outcome === 'stale')).toHaveLength(5);
+        expect(results.filter((r, i) => i % 2 === 0 && r.outcome === 'recorded')).toHaveLength(6);
+      }
+      const { rows } = await stores[1]!.pool.query<{ b: number; e: number }>(
+        'SELECT (SELECT count(*) FROM monitor_baselines WHERE watch_id = $1)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e',
+        [w.id],
+      );
+      expect(rows[0]).toEqual({ b: 5, e: 0 });
+      expect(await stores[1]!.watches.get(w.id)).toMatchObject({ revision: 5, lastHash: hashOf(5) });
+      expect((await stores[1]!.watches.get(others[0]!.id))?.revision).toBe(15);
     } finally {
       await done();
     }

@@ -148,20 +148,30 @@ function reportOf(ctx: ServerContext, seen: { events: PlannedEvent[] }, recorded
 
 /** One check of one operator watch: resolve, compare, record. */
 export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Promise<CheckReport> {
+  return (await observeWatch(ctx, input))();
+}
+
+/** A check observed, and the recording of what it saw (or its report, when nothing is to be recorded). */
+type Recording = () => Promise<CheckReport>;
+
+/** The first step of checkWatch: resolve and compare; the recording is returned to be run next. */
+async function observeWatch(ctx: ServerContext, input: WatchCheckInput): Promise<Recording> {
   const store = ctx.runtime.store;
-  if (!store) return { outcome: 'skipped', reason: 'the database is unavailable' };
+  if (!store) return async () => ({ outcome: 'skipped', reason: 'the database is unavailable' });
   const seen = await observe(ctx, input);
-  if ('skipped' in seen) return { outcome: 'skipped', reason: seen.skipped };
+  if ('skipped' in seen) return async () => ({ outcome: 'skipped', reason: seen.skipped });
   const { watch } = input;
-  const recorded = await store.watches.recordCheck({
-    watchId: watch.id,
-    revision: watch.revision,
-    outcome: seen.outcome,
-    events: seen.events,
-    maxEvents: EVENT_LIMIT,
-    maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES,
-  });
-  return reportOf(ctx, seen, recorded);
+  return async () => {
+    const recorded = await store.watches.recordCheck({
+      watchId: watch.id,
+      revision: watch.revision,
+      outcome: seen.outcome,
+      events: seen.events,
+      maxEvents: EVENT_LIMIT,
+      maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES,
+    });
+    return reportOf(ctx, seen, recorded);
+  };
 }
 
 /**
@@ -324,29 +334,50 @@ export async function deliverCustomerDue(ctx: ServerContext): Promise<number> {
   return each(claims, DELIVERIES_AT_ONCE, async (claim) => void (await deliverCustomer(ctx, claim)));
 }
 
-/** Checks each claimed watch, a few at a time (each waits mostly on the network and on commits); returns how many checks were recorded. */
+/**
+ * Checks each claimed watch, CHECKS_AT_ONCE at a time (each waits mostly on the network and on
+ * commits); returns how many checks were recorded. `check` observes and gives the recording
+ * back: a checker starts its next observation while the recording of its last one is written,
+ * and waits for that recording before it starts the next (at most CHECKS_AT_ONCE recordings at
+ * once, each a checker's). Every recording has ended when the pass does; after one failed no
+ * checker takes another watch, and the pass fails with its error.
+ */
 async function checkAll<T extends WatchCheckInput>(
   ctx: ServerContext,
   halted: () => boolean,
   queue: T[],
-  check: (input: T) => Promise<CheckReport>,
+  check: (input: T) => Promise<Recording>,
 ): Promise<number> {
   let checked = 0;
-  await each(
-    queue,
-    CHECKS_AT_ONCE,
-    async (input) => {
-      const report = await check(input);
-      if (report.outcome === 'recorded') checked += 1;
-      else
-        ctx.runtime.log.warn('a watch check was not recorded', {
-          watchId: input.watch.id,
-          outcome: report.outcome,
-          ...(report.outcome === 'skipped' ? { reason: report.reason } : {}),
-        });
-    },
-    halted,
-  );
+  let failure: { error: unknown } | null = null;
+  const settle = (input: T, report: CheckReport) => {
+    if (report.outcome === 'recorded') checked += 1;
+    else
+      ctx.runtime.log.warn('a watch check was not recorded', {
+        watchId: input.watch.id,
+        outcome: report.outcome,
+        ...(report.outcome === 'skipped' ? { reason: report.reason } : {}),
+      });
+  };
+  const checker = async () => {
+    // Never rejects: a failed recording is kept for the end of the pass.
+    let recording: Promise<void> = Promise.resolve();
+    try {
+      for (let input = queue.shift(); input !== undefined && !halted() && failure === null; input = queue.shift()) {
+        const record = await check(input);
+        await recording;
+        const observed = input;
+        recording = record().then(
+          (report) => settle(observed, report),
+          (error: unknown) => void (failure ??= { error }),
+        );
+      }
+    } finally {
+      await recording;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, queue.length) }, checker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
   return checked;
 }
 
@@ -373,7 +404,7 @@ export class MonitorPoller extends Periodic {
       this.ctx,
       () => this.halted,
       await store.watches.claimDue(WATCHES_PER_PASS),
-      (input) => checkWatch(this.ctx, input),
+      (input) => observeWatch(this.ctx, input),
     );
   }
 }
@@ -399,7 +430,11 @@ export class CustomerMonitorPoller extends Periodic {
       this.ctx,
       () => this.halted,
       claims,
-      (claim) => checkProjectWatch(this.ctx, claim),
+      // Recorded before the checker goes on: each project check's recording is a transaction of its own.
+      async (claim) => {
+        const report = await checkProjectWatch(this.ctx, claim);
+        return async () => report;
+      },
     );
     if (!this.halted) await deliverCustomerDue(this.ctx);
     return checked;

@@ -20,7 +20,7 @@ import {
   watchMembers,
   type WatchRow,
 } from '../schema/watches.js';
-import { GroupCommit, inLockedTransaction, inTransaction, LOCK_CLASS, withLiterals } from './sql.js';
+import { GroupCommit, inLockedTransaction, inTransaction, LOCK_CLASS, rounds, sqlArray, withLiterals } from './sql.js';
 
 const COLUMNS = watchMembers();
 
@@ -137,42 +137,67 @@ const INSERT_CHECK = `
   SELECT (SELECT id FROM baseline) AS "baselineId", coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}') AS "eventIds"`;
 
 /**
- * A check without events (the common pass: nothing changed) in one statement, outside any
- * explicit transaction: the guarded update of the watch (ADVANCE's guard and new state; its row
- * lock makes a concurrent check of the same revision wait, then find the revision moved) and,
- * only when it matched, the new baseline. No event is inserted, so no capacity lock is needed.
- * The quiet checks that finish in one turn go together (a GroupCommit without advisory locks):
- * one simple query of their statements, in the order of their watch ids (two daemons' batches
- * take the watches' row locks in one order), one implicit transaction — one round trip and one
- * commit for several watches instead of four round trips (BEGIN, ADVANCE, INSERT_CHECK, COMMIT)
- * and a commit each, which does not wait for the disk (QUIET_COMMIT). No row back: stale (a later statement of the batch sees an earlier one's
- * update, so a second check of the same revision is stale, as it would be alone).
- * $1 watch, $2 revision read, $3 status, $4 hash, $5 checkedAt, $6 profile, $7 binding,
- * $8 document, $9 problem, $10…$12 the certificate's state.
- */
-const RECORD_QUIET = `
-  WITH advanced AS (
-    UPDATE watches SET revision = revision + 1,
-      last_hash = CASE WHEN $3::text = 'FAILED' THEN last_hash ELSE $4::text END,
-      last_status = $3::text, last_checked_at = $5::text
-    WHERE id = $1 AND revision = $2 AND ${OPERATOR_ACTIVE}
-    RETURNING id, revision
-  )
-  INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at,
-    tls_leaf_sha256, tls_not_after, tls_announced_days)
-  SELECT a.id, a.revision, $3::text, $4::text, $6::text, $7::text, $8::text, $9::text, $5::text, $10::text, $11::text, $12::integer
-  FROM advanced a
-  RETURNING id`;
-
-/**
  * The quiet checks' commit does not wait for its WAL to reach the disk (for their transaction
  * only): what SQLite's synchronous = NORMAL gives every transaction. A daemon killed at any
  * moment loses nothing the server acknowledged; only a crash of the database server itself (or
  * its machine) may lose the last fraction of a second of them, never corrupting anything — and a
  * lost quiet check only means the watch is checked again at the next pass: it carried no event.
- * Checks with events, and everything else, keep waiting for the disk.
+ * Checks with events, and everything else, keep waiting for the disk. An expression of
+ * RECORD_QUIET (set_config(…, true) holds until the end of the statement's implicit transaction).
  */
-const QUIET_COMMIT = 'SET LOCAL synchronous_commit = off';
+const QUIET_COMMIT = "set_config('synchronous_commit', 'off', true)";
+
+/**
+ * The checks without events (the common pass: nothing changed) that finish in one turn go
+ * together (a GroupCommit without advisory locks), in one statement per round of distinct
+ * watches (sql.ts rounds; almost always one: then outside any explicit transaction) — one round trip
+ * and one commit for several watches instead of four round trips (BEGIN, ADVANCE, INSERT_CHECK,
+ * COMMIT) and a commit each; a prepared statement whose inputs are arrays, so the server parses
+ * and plans it once per connection, not once per check. Per watch it is ADVANCE's guard and new
+ * state and, only when the guard matched, the new baseline; no event is inserted, so no capacity
+ * lock is needed. The rows are locked first in the order of their ids (two daemons' batches take
+ * the watches' row locks in one order, never a deadlock); a row that a concurrent check updated
+ * meanwhile is re-read by PostgreSQL and, its revision moved, not updated: no row back for it
+ * (stale). A later round sees an earlier one's update, so a second check of the same revision in
+ * one batch is stale, as it would be alone. The commit does not wait for the disk (QUIET_COMMIT).
+ * $1 watches, $2 revisions read, $3 statuses, $4 hashes, $5 checkedAt, $6 profiles, $7 bindings,
+ * $8 documents (DOCUMENTS), $9 problems, $10…$12 the certificates' state.
+ */
+const RECORD_QUIET = `
+  WITH input AS MATERIALIZED (
+    SELECT i.* FROM (SELECT ${QUIET_COMMIT}) AS quiet(setting),
+      unnest($1::integer[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+        string_to_array($8::text, chr(1), ''), $9::text[], $10::text[], $11::text[], $12::integer[])
+      AS i(id, revision, status, hash, checked_at, profile, binding, document, problem, tls_leaf, tls_not_after, tls_announced)
+  ), guarded AS MATERIALIZED (
+    SELECT i.id FROM (SELECT id, revision FROM input ORDER BY id) i
+    CROSS JOIN LATERAL (SELECT w.revision, w.active, w.project_id FROM watches w WHERE w.id = i.id FOR UPDATE OFFSET 0) w
+    WHERE w.revision = i.revision AND w.active = 1 AND w.project_id IS NULL
+  ), advanced AS (
+    UPDATE watches w SET revision = w.revision + 1,
+      last_hash = CASE WHEN i.status = 'FAILED' THEN w.last_hash ELSE i.hash END,
+      last_status = i.status, last_checked_at = i.checked_at
+    FROM guarded g JOIN input i ON i.id = g.id
+    WHERE w.id = g.id
+    RETURNING w.id, w.revision
+  )
+  INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at,
+    tls_leaf_sha256, tls_not_after, tls_announced_days)
+  SELECT a.id, a.revision, i.status, i.hash, i.profile, i.binding, i.document, i.problem, i.checked_at, i.tls_leaf, i.tls_not_after, i.tls_announced
+  FROM advanced a JOIN input i ON i.id = a.id
+  RETURNING watch_id AS id`;
+
+/**
+ * The documents of a round as one text, U+0001 between them and an empty text for none: JSON
+ * text never holds a raw control character (JSON.stringify escapes them), so the documents — most
+ * of a round's bytes — need neither an array literal's escapes nor its parse on the server, only
+ * a split (string_to_array; an element that is the empty text is NULL, and so is one the split
+ * leaves out: unnest pads a shorter array with NULLs).
+ */
+function documentsOf(documents: ReadonlyArray<string | null>): string {
+  if (documents.some((d) => d?.includes('\u0001') === true || d === '')) throw new RangeError('a document must be JSON text');
+  return documents.map((d) => d ?? '').join('\u0001');
+}
 
 /** Thrown inside a transaction to roll it back and answer `result`. */
 class Rollback extends Error {
@@ -181,7 +206,21 @@ class Rollback extends Error {
   }
 }
 
-type QuietValues = Array<string | number | null>;
+/** A quiet check as RECORD_QUIET takes it: one element of each of its twelve arrays. */
+type QuietValues = [
+  id: number,
+  revision: number,
+  status: string,
+  hash: string | null,
+  checkedAt: string,
+  profile: string | null,
+  binding: string | null,
+  document: string | null,
+  problem: string | null,
+  tlsLeaf: string | null,
+  tlsNotAfter: string | null,
+  tlsAnnounced: number | null,
+];
 
 export class PostgresWatchStore implements WatchStore {
   readonly #quiet: GroupCommit<QuietValues, boolean>;
@@ -192,12 +231,17 @@ export class PostgresWatchStore implements WatchStore {
       null,
       (values) => String(values[0]),
       async (tx, list) => {
-        const order = list.map((values, i) => ({ values, i })).sort((a, b) => Number(a.values[0]) - Number(b.values[0]) || a.i - b.i);
-        const answers = (await tx.once([QUIET_COMMIT, ...order.map(({ values }) => withLiterals(RECORD_QUIET, values))])).slice(1);
-        const recorded: boolean[] = new Array(list.length);
-        order.forEach(({ i }, k) => {
-          recorded[i] = (answers[k]?.rowCount ?? 0) > 0;
-        });
+        const recorded: boolean[] = new Array(list.length).fill(false);
+        const batch = rounds(list, (values) => String(values[0]));
+        // One round (the usual batch): its statement's implicit transaction. More: one transaction for all.
+        if (batch.length > 1) await tx.begin();
+        for (const round of batch) {
+          const columns: unknown[] = Array.from({ length: 12 }, (_, c) => round.map(({ item }) => item[c]));
+          columns[7] = documentsOf(round.map(({ item }) => item[7]));
+          const { rows } = await tx.client.query<{ id: number }>({ name: 'svc-record-quiet', text: RECORD_QUIET, values: columns });
+          const written = new Set(rows.map((row) => row.id));
+          for (const { item, index } of round) recorded[index] = written.has(item[0]);
+        }
         return recorded;
       },
     );
@@ -286,19 +330,39 @@ export class PostgresWatchStore implements WatchStore {
   /**
    * Two statements in one transaction: the claim, then the check inputs. The second statement's
    * snapshot includes every check recorded before the claim took its row locks, and the locks
-   * keep the claimed watches (and so their baselines) as read until COMMIT.
+   * keep the claimed watches (and so their baselines) as read until COMMIT. Two round trips:
+   * BEGIN with the claim, then the inputs with COMMIT (simple queries, the limit and the ids as
+   * literals).
    */
   async claimDue(limit: number): Promise<WatchCheckInput[]> {
     const n = Math.min(limitOf(limit), MAX_INTEGER);
     if (n === 0) return [];
-    return inTransaction(this.pool, async (client) => {
-      const { rows: claimed } = await client.query<{ id: number; checked: Date | null }>(CLAIM, [n]);
-      if (claimed.length === 0) return [];
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      const [, claim] = (await client.query(`BEGIN; ${withLiterals(CLAIM, [n])}`)) as unknown as pg.QueryResult[];
+      const claimed = claim!.rows as Array<{ id: number; checked: Date | null }>;
+      if (claimed.length === 0) {
+        await client.query('COMMIT');
+        return [];
+      }
       claimed.sort((a, b) => (a.checked?.getTime() ?? -Infinity) - (b.checked?.getTime() ?? -Infinity) || a.id - b.id);
       const order = new Map(claimed.map((c, i) => [c.id, i]));
-      const { rows } = await client.query<CheckInputRow>(`${CHECK_INPUT} AND w.id = ANY($1::integer[])`, [claimed.map((c) => c.id)]);
-      return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toCheckInput);
-    });
+      const ids = sqlArray(
+        claimed.map((c) => c.id),
+        'integer',
+      );
+      const [inputs] = (await client.query(`${CHECK_INPUT} AND w.id = ANY(${ids});\nCOMMIT`)) as unknown as pg.QueryResult[];
+      return (inputs!.rows as CheckInputRow[]).sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toCheckInput);
+    } catch (error) {
+      // A connection that cannot roll back is not given back to the pool.
+      await client.query('ROLLBACK').catch((rollback: unknown) => {
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** One statement: the watch and its baselines from one snapshot. */
