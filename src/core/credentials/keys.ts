@@ -145,8 +145,17 @@ class DidKeySource implements KeySource {
    * first use (most verifications of a cached issuer need only #settled).
    */
   #memo: Map<string, Promise<ControllerKeys>> | undefined;
-  /** The lookups answered at once (#known), by controller: what #memo would hold, settled. */
+  /**
+   * The lookups answered at once (#known): what #memo would hold, settled. The first in a slot
+   * of its own (a credential names one issuer), any other in a map.
+   */
+  #firstController: string | undefined;
+  #firstKeys: ControllerKeys | undefined;
   #settled: Map<string, ControllerKeys> | undefined;
+
+  #settledOf(controller: string): ControllerKeys | undefined {
+    return controller === this.#firstController ? this.#firstKeys : this.#settled?.get(controller);
+  }
 
   constructor(
     private readonly runtime: Runtime,
@@ -158,7 +167,7 @@ class DidKeySource implements KeySource {
     const memo = (this.#memo ??= new Map());
     let pending = memo.get(controller);
     if (!pending) {
-      const known = this.#settled?.get(controller) ?? this.#known(controller);
+      const known = this.#settledOf(controller) ?? this.#known(controller);
       if (known) {
         pending = Promise.resolve(known);
       } else {
@@ -171,12 +180,18 @@ class DidKeySource implements KeySource {
   }
 
   knownKeysOf(controller: string): ControllerKeys | undefined {
-    const settled = this.#settled?.get(controller);
+    const settled = this.#settledOf(controller);
     if (settled !== undefined) return settled;
     // A lookup under way (or settled through keysOf) is this source's answer: it is awaited.
     if (this.#memo?.has(controller)) return undefined;
     const known = this.#known(controller);
-    if (known !== undefined) (this.#settled ??= new Map()).set(controller, known);
+    if (known === undefined) return undefined;
+    if (this.#firstController === undefined) {
+      this.#firstController = controller;
+      this.#firstKeys = known;
+    } else {
+      (this.#settled ??= new Map()).set(controller, known);
+    }
     return known;
   }
 

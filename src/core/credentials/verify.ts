@@ -157,13 +157,15 @@ function checkStructure(
   }
   const model = readDataModel(credential);
   report.model = model;
-  const problems: Array<{ status: CredentialStatus; text: string }> = [...extra, ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text }))];
-  if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
-  const worst = problems.length === 0 ? undefined : STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
-  if (worst) {
-    const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
-    report.set('structure', failing(worst, sentence(texts.join('; '))));
-    return null;
+  if (extra.length > 0 || model.problems.length > 0 || model.unsupported) {
+    const problems: Array<{ status: CredentialStatus; text: string }> = [...extra, ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text }))];
+    if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
+    const worst = STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
+    if (worst) {
+      const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
+      report.set('structure', failing(worst, sentence(texts.join('; '))));
+      return null;
+    }
   }
   const what = `A VC ${model.dataModel === 'unknown' ? '' : `${model.dataModel} `}credential${model.types.length > 1 ? ` (${model.types.filter((t) => t !== 'VerifiableCredential').join(', ')})` : ''} issued by ${model.issuer ?? 'an unnamed issuer'}.`;
   if (credential['relatedResource'] !== undefined) {
@@ -377,26 +379,39 @@ export function stamp(text: string): string | null {
   return date ? rfc3339(date) : null;
 }
 
+/** `list, item` (the constraints a validity finding names, comma-separated). */
+function listed(list: string, item: string): string {
+  return list === '' ? item : `${list}, ${item}`;
+}
+
 function checkValidity(report: Report, model: ModelReading, claims: JwtClaims | null, now: Date): void {
   const skew = CLOCK_SKEW_SECONDS * 1000;
-  const constraints: Array<{ label: string; from?: Date; until?: Date }> = [];
-  const fromName = model.dataModel === '1.1' ? 'issuanceDate' : 'validFrom';
-  const untilName = model.dataModel === '1.1' ? 'expirationDate' : 'validUntil';
-  if (model.validFrom) constraints.push({ label: fromName, from: model.validFrom });
-  if (model.validUntil) constraints.push({ label: untilName, until: model.validUntil });
-  if (claims?.nbf) constraints.push({ label: 'JWT nbf', from: claims.nbf });
-  if (claims?.exp) constraints.push({ label: 'JWT exp', until: claims.exp });
-  const expired = constraints.filter((c) => c.until && c.until.getTime() + skew <= now.getTime());
-  const early = constraints.filter((c) => c.from && c.from.getTime() - skew > now.getTime());
+  const nowMs = now.getTime();
+  const legacy = model.dataModel === '1.1';
+  // The constraints, in order: the credential's start and end, then the JWT's nbf and exp;
+  // each named `label stamp`, in the lists of what is stated, expired and not yet valid.
+  let stated = '';
+  let expired = '';
+  let early = '';
+  for (let i = 0; i < 4; i++) {
+    const date = i === 0 ? model.validFrom : i === 1 ? model.validUntil : i === 2 ? (claims?.nbf ?? null) : (claims?.exp ?? null);
+    if (!date) continue;
+    const label = i === 0 ? (legacy ? 'issuanceDate' : 'validFrom') : i === 1 ? (legacy ? 'expirationDate' : 'validUntil') : i === 2 ? 'JWT nbf' : 'JWT exp';
+    const named = `${label} ${rfc3339(date)}`;
+    stated = listed(stated, named);
+    const until = i % 2 === 1;
+    if (until && date.getTime() + skew <= nowMs) expired = listed(expired, named);
+    if (!until && date.getTime() - skew > nowMs) early = listed(early, named);
+  }
   const at = rfc3339(now);
-  if (expired.length > 0) {
-    report.set('validity', failing('EXPIRED', `Expired: ${expired.map((c) => `${c.label} ${rfc3339(c.until!)}`).join(', ')} is before ${at}.`));
-  } else if (early.length > 0) {
-    report.set('validity', failing('NOT_YET_VALID', `Not yet valid: ${early.map((c) => `${c.label} ${rfc3339(c.from!)}`).join(', ')} is after ${at}.`));
-  } else if (constraints.length === 0) {
+  if (expired !== '') {
+    report.set('validity', failing('EXPIRED', `Expired: ${expired} is before ${at}.`));
+  } else if (early !== '') {
+    report.set('validity', failing('NOT_YET_VALID', `Not yet valid: ${early} is after ${at}.`));
+  } else if (stated === '') {
     report.set('validity', pass(`The credential states no validity period; nothing limits it at ${at}.`));
   } else {
-    report.set('validity', pass(`Valid at ${at} (${constraints.map((c) => `${c.label} ${rfc3339((c.from ?? c.until)!)}`).join(', ')}).`));
+    report.set('validity', pass(`Valid at ${at} (${stated}).`));
   }
 }
 
@@ -473,6 +488,10 @@ const HEADLINES: Readonly<Record<CredentialStatus, string>> = {
   MALFORMED: 'The credential is malformed',
 };
 
+/** The limitations every verification states first. */
+const CLAIMS_NOT_SHOWN_TRUE = 'A valid credential shows who signed these claims and that they were not altered; it does not show that the claims are true.';
+const IDENTITY_NOT_VERIFIED = 'svc never verifies real-world or legal identity.';
+
 function finish(report: Report): CredentialVerification {
   const status = report.status;
   const model = report.model;
@@ -483,15 +502,12 @@ function finish(report: Report): CredentialVerification {
   } else {
     headline = `${HEADLINES[status]}: ${deciding ? `${clause(deciding)}.` : 'see the checks.'}`;
   }
-  const limitations = [
-    'A valid credential shows who signed these claims and that they were not altered; it does not show that the claims are true.',
-    'svc never verifies real-world or legal identity.',
-    ...report.limitations,
-  ];
+  const limitations = [CLAIMS_NOT_SHOWN_TRUE, IDENTITY_NOT_VERIFIED];
+  for (const limitation of report.limitations) limitations.push(limitation);
   if (report.statusList.length === 0 && status === 'VALID')
     limitations.push('The credential declares no status list; whether its issuer revoked it cannot be checked.');
   if (report.statusList.length > 0) limitations.push('Status lists were read at verification time; a later revocation is not reflected in this result.');
-  return {
+  const result: CredentialVerification = {
     status,
     headline,
     format: report.format,
@@ -509,9 +525,10 @@ function finish(report: Report): CredentialVerification {
     limitations,
     valid: status === 'VALID',
     errors: report.errors(),
-    // svc's addition for SD-JWT VC only: the other formats keep exactly their documented members.
-    ...(report.format === 'SD_JWT_VC' ? { disclosures: report.disclosures } : {}),
   };
+  // svc's addition for SD-JWT VC only: the other formats keep exactly their documented members.
+  if (report.format === 'SD_JWT_VC') result.disclosures = report.disclosures;
+  return result;
 }
 
 /** Sets the status check; a promise only when a status list must be fetched (no await otherwise). */

@@ -223,10 +223,17 @@ export function parseCompactJws(
   const decode = options.compactShape === true ? base64urlDecodeAlphabetChecked : base64urlDecode;
   if (typeof token !== 'string') return fail('a compact JWS is a string');
   if (token.length > MAX_JWS_LENGTH) return fail(`the JWS is longer than ${MAX_JWS_LENGTH} characters`);
-  const parts = token.split('.');
-  if (parts.length === 5) return fail('the token has five parts: it is a JWE (encrypted), not a JWS');
-  if (parts.length !== 3) return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts.length}`);
-  const [h, p, s] = parts as [string, string, string];
+  // Three parts: two dots, found without splitting (the count is taken only to say what is wrong).
+  const firstDot = token.indexOf('.');
+  const secondDot = firstDot === -1 ? -1 : token.indexOf('.', firstDot + 1);
+  if (secondDot === -1 || token.indexOf('.', secondDot + 1) !== -1) {
+    const parts = token.split('.').length;
+    if (parts === 5) return fail('the token has five parts: it is a JWE (encrypted), not a JWS');
+    return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts}`);
+  }
+  const h = token.slice(0, firstDot);
+  const p = token.slice(firstDot + 1, secondDot);
+  const s = token.slice(secondDot + 1);
 
   const headerRead = readHeader(h, decode);
   if ('error' in headerRead) return fail(headerRead.error);
