@@ -173,9 +173,28 @@ const HEADERS = new Map<string, JsonObject>();
 const HEADERS_KEPT = 256;
 const BASE64URL_TEXT = /^[A-Za-z0-9_-]+$/;
 
+/** The header kept or read last, by its text: a signer's tokens often come one after another. */
+let lastHeaderText = '';
+let lastHeader: JsonObject | null = null;
+
+/**
+ * The length of `token`'s protected header when it is the header read last and kept (text of
+ * the base64url alphabet, see readHeader) followed by ".", else 0: a caller matching the token
+ * against the compact shape need not test those characters again.
+ */
+export function keptHeaderLength(token: string): number {
+  const h = lastHeaderText;
+  return lastHeader !== null && token.length > h.length && token.charCodeAt(h.length) === 0x2e && token.startsWith(h) ? h.length : 0;
+}
+
 function readHeader(h: string, decode: (text: string) => Uint8Array | null): { value: JsonObject } | { error: string } {
+  if (lastHeader !== null && h === lastHeaderText) return { value: { ...lastHeader } };
   const known = HEADERS.get(h);
-  if (known !== undefined) return { value: { ...known } };
+  if (known !== undefined) {
+    lastHeaderText = h;
+    lastHeader = known;
+    return { value: { ...known } };
+  }
   const bytes = decode(h);
   if (!bytes || bytes.length === 0) return { error: 'the protected header is not canonical unpadded base64url' };
   const read = parseJsonPart(bytes, 'the protected header');
@@ -185,7 +204,10 @@ function readHeader(h: string, decode: (text: string) => Uint8Array | null): { v
   // flat members, so that a copy shares nothing with the kept header.
   if (BASE64URL_TEXT.test(h) && Object.values(header).every((v) => typeof v !== 'object' || v === null)) {
     if (HEADERS.size >= HEADERS_KEPT) HEADERS.clear();
-    HEADERS.set(h, { ...header });
+    const kept = { ...header };
+    HEADERS.set(h, kept);
+    lastHeaderText = h;
+    lastHeader = kept;
   }
   return read;
 }
