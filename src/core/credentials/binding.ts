@@ -82,6 +82,9 @@ function didOfReference(reference: string): string | null {
  */
 const DID_URL_SEARCHES = new WeakMap<ControllerKeys, Map<string, KeySearch>>();
 
+/** The last search without a reference among a cached controller's keys: its curve, role and answer. */
+const CANDIDATE_SEARCHES = new WeakMap<ControllerKeys, { curve: string | null; role: SignerRole; controller: string; search: KeySearch }>();
+
 /** Whose keys a search looks among, or its answer when there is nothing to look up. */
 type KeyLookup =
   | { search: null; controller: string; kind: 'did-url' | 'under-issuer' | 'no-kid'; absolute: string }
@@ -146,12 +149,19 @@ function searchKeys(
     return { ok: true, keys: matches, controller, deactivated: found.deactivated, resolution: found.resolution };
   }
   if (!found.ok) return indeterminate(`The JWT names no key ("kid"), so the ${role.name}'s keys were to be tried: ${found.reason}.`, found.resolution);
+  // Every token of a signer without kid tries the same candidates: kept with the keys read.
+  const frozen = Object.isFrozen(found);
+  const tried = frozen ? CANDIDATE_SEARCHES.get(found) : undefined;
+  if (tried !== undefined && tried.curve === curve && tried.role === role && tried.controller === controller) return tried.search;
   const candidates = found.keys.filter(
     (k) => (k.status === 'VALID_KEY' || (curve === 'RSA' && isRsaKey(k))) && k.curve === curve && k.relationships.includes(role.relationship),
   );
-  if (candidates.length === 0)
-    return fail(`The JWT names no key ("kid") and ${controller} authorises no ${curve ?? ''} key for ${role.relationship}.`, found.resolution);
-  return { ok: true, keys: candidates, controller, deactivated: found.deactivated, resolution: found.resolution };
+  const search =
+    candidates.length === 0
+      ? fail(`The JWT names no key ("kid") and ${controller} authorises no ${curve ?? ''} key for ${role.relationship}.`, found.resolution)
+      : { ok: true as const, keys: candidates, controller, deactivated: found.deactivated, resolution: found.resolution };
+  if (frozen) CANDIDATE_SEARCHES.set(found, { curve, role, controller, search: Object.freeze(search) });
+  return search;
 }
 
 /**
