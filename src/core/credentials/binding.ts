@@ -102,9 +102,7 @@ function keyLookup(reference: string | null, issuer: string | null, role: Signer
     if (did !== null && absolute !== did) return { search: null, controller: did, kind: 'did-url', absolute };
     if (issuer === null)
       return answered(
-        indeterminate(
-          `The key reference ${JSON.stringify(reference)} is not a DID URL and the ${role.document} names no ${role.name} to look it up under.`,
-        ),
+        indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL and the ${role.document} names no ${role.name} to look it up under.`),
       );
     return { search: null, controller: issuer, kind: 'under-issuer', absolute };
   }
@@ -113,13 +111,7 @@ function keyLookup(reference: string | null, issuer: string | null, role: Signer
 }
 
 /** The keys `found` under the lookup's controller that `reference` may name. */
-function searchKeys(
-  lookup: KeyLookup & { search: null },
-  found: ControllerKeys,
-  reference: string | null,
-  curve: string | null,
-  role: SignerRole,
-): KeySearch {
+function searchKeys(lookup: KeyLookup & { search: null }, found: ControllerKeys, reference: string | null, curve: string | null, role: SignerRole): KeySearch {
   const { controller, absolute } = lookup;
   if (lookup.kind === 'did-url') {
     if (!found.ok) return indeterminate(`The key ${absolute} could not be looked up: ${found.reason}.`, found.resolution);

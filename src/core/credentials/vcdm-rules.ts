@@ -167,7 +167,10 @@ function checkContext(problems: Problems, context: JsonValue | undefined, versio
     return;
   }
   if (version === 'unknown') {
-    problems.add('context', `its first "@context" is ${show(Array.isArray(context) ? context[0] : context)}, neither ${VC_V2_CONTEXT} (VC 2.0) nor ${VC_V1_CONTEXT} (VC 1.1)`);
+    problems.add(
+      'context',
+      `its first "@context" is ${show(Array.isArray(context) ? context[0] : context)}, neither ${VC_V2_CONTEXT} (VC 2.0) nor ${VC_V1_CONTEXT} (VC 1.1)`,
+    );
   }
   if (!Array.isArray(context)) return;
   for (let index = 1; index < context.length; index++) {

@@ -162,7 +162,9 @@ function checkStructure(
     if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
     const worst = STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
     if (worst) {
-      const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
+      const texts = [...problems]
+        .sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status))
+        .map((p) => p.text.replace(/\.$/, ''));
       report.set('structure', failing(worst, sentence(texts.join('; '))));
       return null;
     }
