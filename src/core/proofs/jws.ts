@@ -169,7 +169,7 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
  * boolean or null: the tokens of one signer share one header, which is then decoded and parsed
  * once. Each reading hands out its own copy. Bounded: emptied when full.
  */
-const HEADERS = new Map<string, JsonObject>();
+const HEADERS = new Map<string, { text: string; header: JsonObject }>();
 const HEADERS_KEPT = 256;
 const BASE64URL_TEXT = /^[A-Za-z0-9_-]+$/;
 
@@ -192,9 +192,9 @@ function readHeader(h: string, decode: (text: string) => Uint8Array | null): { v
   if (lastHeader !== null && h === lastHeaderText) return { value: { ...lastHeader } };
   const known = HEADERS.get(h);
   if (known !== undefined) {
-    lastHeaderText = h;
-    lastHeader = known;
-    return { value: { ...known } };
+    lastHeaderText = known.text;
+    lastHeader = known.header;
+    return { value: { ...known.header } };
   }
   const bytes = decode(h);
   if (!bytes || bytes.length === 0) return { error: 'the protected header is not canonical unpadded base64url' };
@@ -205,9 +205,11 @@ function readHeader(h: string, decode: (text: string) => Uint8Array | null): { v
   // flat members, so that a copy shares nothing with the kept header.
   if (BASE64URL_TEXT.test(h) && Object.values(header).every((v) => typeof v !== 'object' || v === null)) {
     if (HEADERS.size >= HEADERS_KEPT) HEADERS.clear();
+    // The text copied out of the token: a slice would keep the whole token (up to 1 MiB) alive.
+    const text = Buffer.from(h, 'latin1').toString('latin1');
     const kept = { ...header };
-    HEADERS.set(h, kept);
-    lastHeaderText = h;
+    HEADERS.set(text, { text, header: kept });
+    lastHeaderText = text;
     lastHeader = kept;
   }
   return read;
