@@ -22,14 +22,28 @@ interface CheckRecord<Id extends string> extends Finding {
 }
 
 export class CheckLedger<Id extends string> {
-  private readonly records = new Map<Id, CheckRecord<Id>>();
+  /**
+   * Each check's record, in the order each was first set (a Map's order, without a Map: a
+   * ledger holds a handful of checks, found by a short scan).
+   */
+  private readonly records: Array<CheckRecord<Id>> = [];
   private fatal: Id | null = null;
 
   constructor(private readonly spec: LedgerSpec<Id>) {}
 
+  private record(id: Id): CheckRecord<Id> | undefined {
+    const records = this.records;
+    for (let i = 0; i < records.length; i++) if (records[i]!.id === id) return records[i];
+    return undefined;
+  }
+
   set(id: Id, finding: Finding): void {
     // The members a record is read for (a finding may carry more, e.g. signedDigest).
-    this.records.set(id, { id, status: finding.status, implies: finding.implies, detail: finding.detail });
+    const record = { id, status: finding.status, implies: finding.implies, detail: finding.detail };
+    const records = this.records;
+    let i = 0;
+    while (i < records.length && records[i]!.id !== id) i++;
+    records[i] = record;
     const stops = finding.status === 'FAIL' || (id !== this.spec.binding && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
     if (stops && this.fatal === null && this.spec.fatal.includes(id)) this.fatal = id;
   }
@@ -42,7 +56,7 @@ export class CheckLedger<Id extends string> {
   /** The most severe status any record implies (the first in STATUS_PRECEDENCE), else VALID. */
   get status(): CredentialStatus {
     let worst = STATUS_PRECEDENCE.length;
-    for (const record of this.records.values()) {
+    for (const record of this.records) {
       if (record.implies === null) continue;
       const rank = STATUS_PRECEDENCE.indexOf(record.implies);
       if (rank !== -1 && rank < worst) worst = rank;
@@ -51,10 +65,12 @@ export class CheckLedger<Id extends string> {
   }
 
   checks(): Array<{ id: Id; label: string; status: CheckStatus; detail: string }> {
+    const ids = this.spec.ids;
     const checks: Array<{ id: Id; label: string; status: CheckStatus; detail: string }> = [];
-    for (const id of this.spec.ids) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
       const label = this.spec.labels[id];
-      const record = this.records.get(id);
+      const record = this.record(id);
       if (record) checks.push({ id, label, status: record.status, detail: record.detail });
       else checks.push({ id, label, status: 'SKIP', detail: this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.' });
     }
@@ -64,16 +80,16 @@ export class CheckLedger<Id extends string> {
   /** The detail of the check that decides a non-VALID status. */
   deciding(status: CredentialStatus): string | null {
     for (const id of this.spec.ids) {
-      const record = this.records.get(id);
+      const record = this.record(id);
       if (record?.implies === status) return record.detail;
     }
     return null;
   }
 
   errors(): string[] {
-    const details = new Set<string>();
-    for (const record of this.records.values()) if (record.implies !== null) details.add(record.detail);
-    return [...details];
+    const details: string[] = [];
+    for (const record of this.records) if (record.implies !== null && !details.includes(record.detail)) details.push(record.detail);
+    return details;
   }
 }
 

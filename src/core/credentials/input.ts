@@ -7,7 +7,7 @@
  * makes it MALFORMED too (it has no RFC 8785 form for a proof to cover).
  */
 import { isJsonObject, jsonValueProblem, parseJsonText, type JsonObject } from '../encoding/json.js';
-import { MAX_JWS_LENGTH } from '../proofs/jws.js';
+import { keptHeaderLength, MAX_JWS_LENGTH } from '../proofs/jws.js';
 import { capitalise } from '../text.js';
 import type { CredentialFormat } from './types.js';
 
@@ -19,6 +19,17 @@ export type CredentialInput =
 
 /** Three base64url parts separated by dots (the shape only; parseCompactJws judges the rest). */
 export const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+/** COMPACT_JWS after a first part already known to be of the alphabet: from lastIndex, the rest. */
+const COMPACT_JWS_REST = /[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/y;
+
+/** COMPACT_JWS.test(text), the characters of a protected header the JWS parser kept not tested again. */
+function isCompactJws(text: string): boolean {
+  const header = keptHeaderLength(text);
+  if (header === 0) return COMPACT_JWS.test(text);
+  COMPACT_JWS_REST.lastIndex = header + 1;
+  return COMPACT_JWS_REST.test(text);
+}
+
 /** SD-JWT: a compact JWS followed by `~`-separated disclosures (RFC 9901); parseSdJwt judges the rest. */
 export const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*~/;
 
@@ -56,7 +67,7 @@ export function readCredentialInput(input: unknown): CredentialInput {
     return { kind: 'json', credential: parsed.value as JsonObject };
   }
   // A compact JWS holds no "~", so it is never an SD-JWT: the common case is tested first.
-  if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
+  if (isCompactJws(text)) return { kind: 'jwt', token: text };
   if (SD_JWT.test(text)) return { kind: 'sd-jwt', text };
   if (text.startsWith('['))
     return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };

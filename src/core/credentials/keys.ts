@@ -54,6 +54,12 @@ export type ControllerKeys =
 export interface KeySource {
   /** The keys `controller` publishes; never throws for an unresolvable controller. */
   keysOf(controller: string, signal?: AbortSignal): Promise<ControllerKeys>;
+  /**
+   * What keysOf would give, when the source has it at hand without waiting (a resolution cache
+   * hit whose keys were read before); undefined otherwise. Optional: a source without it is
+   * always asked through keysOf.
+   */
+  knownKeysOf?(controller: string): ControllerKeys | undefined;
 }
 
 export { didOf };
@@ -134,8 +140,22 @@ export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid, hooks?: 
 
 /** didKeySource's object: its steps are methods, so a verification builds no closures for them. */
 class DidKeySource implements KeySource {
-  /** One lookup per controller per source: a credential and its status lists share it. */
-  readonly #memo = new Map<string, Promise<ControllerKeys>>();
+  /**
+   * One lookup per controller per source: a credential and its status lists share it. Made on
+   * first use (most verifications of a cached issuer need only #settled).
+   */
+  #memo: Map<string, Promise<ControllerKeys>> | undefined;
+  /**
+   * The lookups answered at once (#known): what #memo would hold, settled. The first in a slot
+   * of its own (a credential names one issuer), any other in a map.
+   */
+  #firstController: string | undefined;
+  #firstKeys: ControllerKeys | undefined;
+  #settled: Map<string, ControllerKeys> | undefined;
+
+  #settledOf(controller: string): ControllerKeys | undefined {
+    return controller === this.#firstController ? this.#firstKeys : this.#settled?.get(controller);
+  }
 
   constructor(
     private readonly runtime: Runtime,
@@ -144,18 +164,35 @@ class DidKeySource implements KeySource {
   ) {}
 
   keysOf(controller: string, signal?: AbortSignal): Promise<ControllerKeys> {
-    let pending = this.#memo.get(controller);
+    const memo = (this.#memo ??= new Map());
+    let pending = memo.get(controller);
     if (!pending) {
-      const known = this.#known(controller);
+      const known = this.#settledOf(controller) ?? this.#known(controller);
       if (known) {
         pending = Promise.resolve(known);
       } else {
         pending = this.#lookup(controller, signal);
-        pending.catch(() => this.#memo.delete(controller));
+        pending.catch(() => memo.delete(controller));
       }
-      this.#memo.set(controller, pending);
+      memo.set(controller, pending);
     }
     return pending;
+  }
+
+  knownKeysOf(controller: string): ControllerKeys | undefined {
+    const settled = this.#settledOf(controller);
+    if (settled !== undefined) return settled;
+    // A lookup under way (or settled through keysOf) is this source's answer: it is awaited.
+    if (this.#memo?.has(controller)) return undefined;
+    const known = this.#known(controller);
+    if (known === undefined) return undefined;
+    if (this.#firstController === undefined) {
+      this.#firstController = controller;
+      this.#firstKeys = known;
+    } else {
+      (this.#settled ??= new Map()).set(controller, known);
+    }
+    return known;
   }
 
   /**

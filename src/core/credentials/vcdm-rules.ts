@@ -166,14 +166,18 @@ function checkContext(problems: Problems, context: JsonValue | undefined, versio
     problems.add('context', 'it has no "@context"');
     return;
   }
-  const items = Array.isArray(context) ? context : [context];
   if (version === 'unknown') {
-    problems.add('context', `its first "@context" is ${show(items[0])}, neither ${VC_V2_CONTEXT} (VC 2.0) nor ${VC_V1_CONTEXT} (VC 1.1)`);
+    problems.add(
+      'context',
+      `its first "@context" is ${show(Array.isArray(context) ? context[0] : context)}, neither ${VC_V2_CONTEXT} (VC 2.0) nor ${VC_V1_CONTEXT} (VC 1.1)`,
+    );
   }
-  items.slice(1).forEach((item, index) => {
-    if (isJsonObject(item) || isVcdmUrl(item)) return;
-    problems.add('context', `"@context"[${index + 1}] is ${show(item)}; each context after the first must be a URL or an object`);
-  });
+  if (!Array.isArray(context)) return;
+  for (let index = 1; index < context.length; index++) {
+    const item = context[index]!;
+    if (isJsonObject(item) || isVcdmUrl(item)) continue;
+    problems.add('context', `"@context"[${index}] is ${show(item)}; each context after the first must be a URL or an object`);
+  }
 }
 
 function checkIssuer(problems: Problems, issuer: JsonValue | undefined): void {
@@ -198,16 +202,28 @@ function checkSubjects(problems: Problems, subject: JsonValue | undefined): void
     problems.add('credentialSubject', 'it has no "credentialSubject"');
     return;
   }
+  // One subject object, as most credentials have: checked without a list.
+  if (isJsonObject(subject)) {
+    checkSubject(problems, 'its "credentialSubject"', subject);
+    return;
+  }
   const items = oneOrMore(subject);
   if (items === null || !items.every(isJsonObject)) {
     problems.add('credentialSubject', 'its "credentialSubject" is neither an object nor a non-empty array of objects');
     return;
   }
-  items.forEach((item, index) => {
-    const what = items.length === 1 && !Array.isArray(subject) ? 'its "credentialSubject"' : `its "credentialSubject"[${index}]`;
-    if (Object.keys(item as JsonObject).length === 0) problems.add('credentialSubject', `${what} is empty; each subject must make at least one claim`);
-    checkId(problems, what, (item as JsonObject)['id']);
-  });
+  items.forEach((item, index) => checkSubject(problems, `its "credentialSubject"[${index}]`, item as JsonObject));
+}
+
+function checkSubject(problems: Problems, what: string, subject: JsonObject): void {
+  if (!hasMembers(subject)) problems.add('credentialSubject', `${what} is empty; each subject must make at least one claim`);
+  checkId(problems, what, subject['id']);
+}
+
+/** True when the object has an own enumerable member (Object.keys(object).length > 0, without the list). */
+function hasMembers(object: JsonObject): boolean {
+  for (const name in object) if (Object.hasOwn(object, name)) return true;
+  return false;
 }
 
 function checkRelatedResources(problems: Problems, value: JsonValue | undefined): void {

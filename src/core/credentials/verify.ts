@@ -41,7 +41,7 @@ import {
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
-import { bindToIssuer, findSigningKey, ISSUER_ROLE, unusableKey, type Finding, type SignerRole } from './binding.js';
+import { bindToIssuer, findKnownSigningKey, findSigningKey, ISSUER_ROLE, unusableKey, type Finding, type KeySearch, type SignerRole } from './binding.js';
 import { CheckLedger, failing, pass, type LedgerSpec } from './checks.js';
 import { readCredentialInput } from './input.js';
 import { checkKeyBinding, isSdJwtParseError, KB_DEFAULT_MAX_AGE_SECONDS, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
@@ -157,13 +157,17 @@ function checkStructure(
   }
   const model = readDataModel(credential);
   report.model = model;
-  const problems: Array<{ status: CredentialStatus; text: string }> = [...extra, ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text }))];
-  if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
-  const worst = problems.length === 0 ? undefined : STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
-  if (worst) {
-    const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
-    report.set('structure', failing(worst, sentence(texts.join('; '))));
-    return null;
+  if (extra.length > 0 || model.problems.length > 0 || model.unsupported) {
+    const problems: Array<{ status: CredentialStatus; text: string }> = [...extra, ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text }))];
+    if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
+    const worst = STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
+    if (worst) {
+      const texts = [...problems]
+        .sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status))
+        .map((p) => p.text.replace(/\.$/, ''));
+      report.set('structure', failing(worst, sentence(texts.join('; '))));
+      return null;
+    }
   }
   const what = `A VC ${model.dataModel === 'unknown' ? '' : `${model.dataModel} `}credential${model.types.length > 1 ? ` (${model.types.filter((t) => t !== 'VerifiableCredential').join(', ')})` : ''} issued by ${model.issuer ?? 'an unnamed issuer'}.`;
   if (credential['relatedResource'] !== undefined) {
@@ -184,6 +188,9 @@ export interface KeyChecks<Id extends string> {
   role: SignerRole;
 }
 
+/** What a key's verification finds: the proof check, with the digest signed when one was computed. */
+type KeyOutcome = Finding & { signedDigest?: string | null };
+
 /**
  * Finds the signing key (`reference` as written, under `signer`), verifies with each candidate
  * until one passes, and binds the key used to the signer (issuer or holder, by `role`). Records
@@ -196,19 +203,12 @@ export async function checkKeyAndBinding<Id extends string>(
   signer: string | null,
   source: KeySource,
   signal: AbortSignal | undefined,
-  verify: (key: ControllerKey) => (Finding & { signedDigest?: string | null }) | Promise<Finding & { signedDigest?: string | null }>,
+  verify: (key: ControllerKey) => KeyOutcome | Promise<KeyOutcome>,
 ): Promise<ControllerKey | null> {
-  const { ledger, role } = checks;
-  const search = await findSigningKey(reference, signer, curve, source, signal, role);
-  ledger.signerResolution = search.resolution;
-  if (!search.ok) {
-    if (ledger.proof) ledger.proof.detail = search.finding.detail;
-    ledger.set(checks.proof, search.finding);
-    ledger.set(checks.binding, { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'Not established: the signing key could not be checked.' });
-    if (search.finding.status === 'FAIL') ledger.set(checks.binding, { status: 'FAIL', implies: 'INVALID', detail: search.finding.detail });
-    return null;
-  }
-  let outcome: (Finding & { signedDigest?: string | null }) | null = null;
+  const search = await findSigningKey(reference, signer, curve, source, signal, checks.role);
+  if (!search.ok) return keyNotFound(checks, search);
+  checks.ledger.signerResolution = search.resolution;
+  let outcome: KeyOutcome | null = null;
   let used: ControllerKey | null = null;
   for (const key of search.keys) {
     const unusable = unusableKey(key, curve);
@@ -216,7 +216,52 @@ export async function checkKeyAndBinding<Id extends string>(
     used = key;
     if (outcome.status === 'PASS') break;
   }
-  if (!outcome || !used) return null;
+  return keyUsed(checks, search, signer, outcome, used);
+}
+
+/**
+ * checkKeyAndBinding with a search already made (findKnownSigningKey) and a verification that
+ * answers at once: the same checks recorded, without waiting for anything.
+ */
+function checkFoundKeyAndBinding<Id extends string>(
+  checks: KeyChecks<Id>,
+  search: KeySearch,
+  curve: string | null,
+  signer: string | null,
+  verify: (key: ControllerKey) => KeyOutcome,
+): ControllerKey | null {
+  if (!search.ok) return keyNotFound(checks, search);
+  checks.ledger.signerResolution = search.resolution;
+  let outcome: KeyOutcome | null = null;
+  let used: ControllerKey | null = null;
+  for (const key of search.keys) {
+    outcome = unusableKey(key, curve) ?? verify(key);
+    used = key;
+    if (outcome.status === 'PASS') break;
+  }
+  return keyUsed(checks, search, signer, outcome, used);
+}
+
+function keyNotFound<Id extends string>(checks: KeyChecks<Id>, search: KeySearch & { ok: false }): null {
+  const { ledger } = checks;
+  ledger.signerResolution = search.resolution;
+  if (ledger.proof) ledger.proof.detail = search.finding.detail;
+  ledger.set(checks.proof, search.finding);
+  ledger.set(checks.binding, { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'Not established: the signing key could not be checked.' });
+  if (search.finding.status === 'FAIL') ledger.set(checks.binding, { status: 'FAIL', implies: 'INVALID', detail: search.finding.detail });
+  return null;
+}
+
+function keyUsed<Id extends string>(
+  checks: KeyChecks<Id>,
+  search: KeySearch & { ok: true },
+  signer: string | null,
+  found: KeyOutcome | null,
+  used: ControllerKey | null,
+): ControllerKey | null {
+  const { ledger, role } = checks;
+  if (!found || !used) return null;
+  let outcome = found;
   if (ledger.proof) {
     ledger.proof.verificationMethod = used.id;
     ledger.proof.keyCurve = used.curve;
@@ -336,26 +381,39 @@ export function stamp(text: string): string | null {
   return date ? rfc3339(date) : null;
 }
 
+/** `list, item` (the constraints a validity finding names, comma-separated). */
+function listed(list: string, item: string): string {
+  return list === '' ? item : `${list}, ${item}`;
+}
+
 function checkValidity(report: Report, model: ModelReading, claims: JwtClaims | null, now: Date): void {
   const skew = CLOCK_SKEW_SECONDS * 1000;
-  const constraints: Array<{ label: string; from?: Date; until?: Date }> = [];
-  const fromName = model.dataModel === '1.1' ? 'issuanceDate' : 'validFrom';
-  const untilName = model.dataModel === '1.1' ? 'expirationDate' : 'validUntil';
-  if (model.validFrom) constraints.push({ label: fromName, from: model.validFrom });
-  if (model.validUntil) constraints.push({ label: untilName, until: model.validUntil });
-  if (claims?.nbf) constraints.push({ label: 'JWT nbf', from: claims.nbf });
-  if (claims?.exp) constraints.push({ label: 'JWT exp', until: claims.exp });
-  const expired = constraints.filter((c) => c.until && c.until.getTime() + skew <= now.getTime());
-  const early = constraints.filter((c) => c.from && c.from.getTime() - skew > now.getTime());
+  const nowMs = now.getTime();
+  const legacy = model.dataModel === '1.1';
+  // The constraints, in order: the credential's start and end, then the JWT's nbf and exp;
+  // each named `label stamp`, in the lists of what is stated, expired and not yet valid.
+  let stated = '';
+  let expired = '';
+  let early = '';
+  for (let i = 0; i < 4; i++) {
+    const date = i === 0 ? model.validFrom : i === 1 ? model.validUntil : i === 2 ? (claims?.nbf ?? null) : (claims?.exp ?? null);
+    if (!date) continue;
+    const label = i === 0 ? (legacy ? 'issuanceDate' : 'validFrom') : i === 1 ? (legacy ? 'expirationDate' : 'validUntil') : i === 2 ? 'JWT nbf' : 'JWT exp';
+    const named = `${label} ${rfc3339(date)}`;
+    stated = listed(stated, named);
+    const until = i % 2 === 1;
+    if (until && date.getTime() + skew <= nowMs) expired = listed(expired, named);
+    if (!until && date.getTime() - skew > nowMs) early = listed(early, named);
+  }
   const at = rfc3339(now);
-  if (expired.length > 0) {
-    report.set('validity', failing('EXPIRED', `Expired: ${expired.map((c) => `${c.label} ${rfc3339(c.until!)}`).join(', ')} is before ${at}.`));
-  } else if (early.length > 0) {
-    report.set('validity', failing('NOT_YET_VALID', `Not yet valid: ${early.map((c) => `${c.label} ${rfc3339(c.from!)}`).join(', ')} is after ${at}.`));
-  } else if (constraints.length === 0) {
+  if (expired !== '') {
+    report.set('validity', failing('EXPIRED', `Expired: ${expired} is before ${at}.`));
+  } else if (early !== '') {
+    report.set('validity', failing('NOT_YET_VALID', `Not yet valid: ${early} is after ${at}.`));
+  } else if (stated === '') {
     report.set('validity', pass(`The credential states no validity period; nothing limits it at ${at}.`));
   } else {
-    report.set('validity', pass(`Valid at ${at} (${constraints.map((c) => `${c.label} ${rfc3339((c.from ?? c.until)!)}`).join(', ')}).`));
+    report.set('validity', pass(`Valid at ${at} (${stated}).`));
   }
 }
 
@@ -432,6 +490,10 @@ const HEADLINES: Readonly<Record<CredentialStatus, string>> = {
   MALFORMED: 'The credential is malformed',
 };
 
+/** The limitations every verification states first. */
+const CLAIMS_NOT_SHOWN_TRUE = 'A valid credential shows who signed these claims and that they were not altered; it does not show that the claims are true.';
+const IDENTITY_NOT_VERIFIED = 'svc never verifies real-world or legal identity.';
+
 function finish(report: Report): CredentialVerification {
   const status = report.status;
   const model = report.model;
@@ -442,15 +504,12 @@ function finish(report: Report): CredentialVerification {
   } else {
     headline = `${HEADLINES[status]}: ${deciding ? `${clause(deciding)}.` : 'see the checks.'}`;
   }
-  const limitations = [
-    'A valid credential shows who signed these claims and that they were not altered; it does not show that the claims are true.',
-    'svc never verifies real-world or legal identity.',
-    ...report.limitations,
-  ];
+  const limitations = [CLAIMS_NOT_SHOWN_TRUE, IDENTITY_NOT_VERIFIED];
+  for (const limitation of report.limitations) limitations.push(limitation);
   if (report.statusList.length === 0 && status === 'VALID')
     limitations.push('The credential declares no status list; whether its issuer revoked it cannot be checked.');
   if (report.statusList.length > 0) limitations.push('Status lists were read at verification time; a later revocation is not reflected in this result.');
-  return {
+  const result: CredentialVerification = {
     status,
     headline,
     format: report.format,
@@ -468,9 +527,10 @@ function finish(report: Report): CredentialVerification {
     limitations,
     valid: status === 'VALID',
     errors: report.errors(),
-    // svc's addition for SD-JWT VC only: the other formats keep exactly their documented members.
-    ...(report.format === 'SD_JWT_VC' ? { disclosures: report.disclosures } : {}),
   };
+  // svc's addition for SD-JWT VC only: the other formats keep exactly their documented members.
+  if (report.format === 'SD_JWT_VC') result.disclosures = report.disclosures;
+  return result;
 }
 
 /** Sets the status check; a promise only when a status list must be fetched (no await otherwise). */
@@ -534,7 +594,8 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
   // A status list credential's own verification (checkStatus false) is not judged for trust.
   const trusted = options.checkStatus === false ? undefined : options.trustedIssuers;
   if (trusted !== undefined) parseTrustedIssuers(trusted);
-  const result = await verifyOne(input, options);
+  const one = verifyOne(input, options);
+  const result = one instanceof Promise ? await one : one;
   // Verifying from files: the limitations name each resource supplied or withheld (a status
   // list's own verification, checkStatus false, leaves that to the credential's).
   const supplied = options.runtime.supplied;
@@ -552,7 +613,12 @@ function issuerTrustOf(result: CredentialVerification, trusted: readonly string[
   return { ...trust, detail: `${trust.detail} That is the issuer the credential states: it is ${result.status}, so who issued it is not established.` };
 }
 
-async function verifyOne(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
+/** The algorithms a JWT credential is parsed with: without and with JSON-LD processing (RS256, PS256). */
+const JWT_ACCEPTED: readonly string[] = [...CREDENTIAL_ALGORITHMS];
+const JWT_ACCEPTED_RSA: readonly string[] = [...CREDENTIAL_ALGORITHMS, ...RSA_JWS_ALGORITHMS];
+
+/** The verification, answered at once when nothing must be waited for (no lookup, no status list). */
+function verifyOne(input: unknown, options: VerifyCredentialOptions): CredentialVerification | Promise<CredentialVerification> {
   const report = new Report();
   const source = options.keySource ?? didKeySource(options.runtime, undefined, options.hooks);
   const now = options.runtime.clock.now();
@@ -562,97 +628,124 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     report.set('structure', failing(read.status, read.reason));
     return finish(report);
   }
-  if (read.kind === 'sd-jwt') {
-    await verifySdJwtCredential(report, read.text, options, source, now);
-    return finish(report);
-  }
+  if (read.kind === 'sd-jwt') return verifySdJwtCredential(report, read.text, options, source, now).then(() => finish(report));
 
-  let credential: JsonObject | null;
-  let claims: JwtClaims | null = null;
   if (read.kind === 'json') {
-    credential = read.credential;
+    const credential = read.credential;
     // Only a proof makes it Data Integrity: an object without one is secured by no format.
     report.format = credential['proof'] === undefined ? 'UNKNOWN' : 'DATA_INTEGRITY';
     const missingProof = credential['proof'] === undefined ? [{ status: 'MALFORMED' as const, text: 'the credential has no proof: it is not secured' }] : [];
     const model = checkStructure(report, credential, missingProof);
     if (!model) return finish(report);
-    await checkDataIntegrity(report, credential, model, options, source);
-  } else {
-    // With JSON-LD processing on, RS256 and PS256 are verified too (the credentials as issued today).
-    const rsa = options.runtime.jsonld !== undefined;
-    const accepted = rsa ? [...CREDENTIAL_ALGORITHMS, ...RSA_JWS_ALGORITHMS] : [...CREDENTIAL_ALGORITHMS];
-    const parsed = parseCompactJws(read.token, { compactShape: true, accepted, rsa }); // readCredentialInput matched COMPACT_JWS
-    const header = parsed.header;
-    const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
-    if (header === null || payload === null) {
-      report.format = 'UNKNOWN';
-      const reason = isJwsParseError(parsed) ? parsed.error : 'the JWT payload is not a JSON object';
-      report.set('structure', failing(isJwsParseError(parsed) ? parsed.kind : 'MALFORMED', sentence(`the JWT is malformed: ${reason}`)));
-      return finish(report);
-    }
-    const jwt = readJwtCredential(header, payload);
-    report.format = jwt.format;
-    claims = jwt.claims;
-    const alg = typeof header['alg'] === 'string' ? header['alg'] : null;
-    // A JWT that is no credential has no credential proof to summarise.
-    const proof: ProofSummary | null =
-      jwt.format === 'UNKNOWN'
-        ? null
-        : {
-            format: jwt.format,
-            suite: alg,
-            verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
-            proofPurpose: 'assertionMethod',
-            created: claims.iat ? rfc3339(claims.iat) : null,
-            keyCurve: null,
-            signedDigest: null,
-            detail: '',
-          };
-    report.proof = proof;
-    const problems = [...jwt.problems];
-    if (isJwsParseError(parsed) && parsed.kind === 'MALFORMED') problems.unshift({ status: 'MALFORMED', text: `the JWT is malformed: ${parsed.error}` });
-    const model = checkStructure(report, jwt.credential, problems, jwt.warnings);
-    if (!model) return finish(report);
-    credential = jwt.credential!;
-    const kid = header['kid'];
-    const refusal = isJwsParseError(parsed)
-      ? parsed.error
-      : CREDENTIAL_ALGORITHMS.has(parsed.alg) || (rsa && isRsaJwsAlgorithm(parsed.alg))
-        ? null
-        : `the algorithm ${parsed.alg} is not supported for credentials`;
-    if (refusal !== null || isJwsParseError(parsed)) {
-      // The formats the token does not claim are not offered: a JWT is told about JWT algorithms.
-      const reason = refusal ?? 'the JWT cannot be verified';
-      const detail = sentence(
-        reason.includes('svc verifies')
-          ? reason
-          : `${reason}; svc verifies ${FORMAT_NAMES[jwt.format]} credentials signed with ${rsa ? 'EdDSA, ES256, ES256K, RS256 or PS256' : 'EdDSA, ES256 or ES256K'}`,
-      );
-      if (proof) proof.detail = detail;
-      report.set('proof', failing('UNSUPPORTED', detail));
-      return finish(report);
-    }
-    if (kid !== undefined && typeof kid !== 'string') {
-      report.set('proof', failing('MALFORMED', 'The JWT header "kid" is not a string.'));
-      return finish(report);
-    }
-    const issuer = model.issuer;
-    await checkKeyAndBinding(
-      report.keyChecks,
-      typeof kid === 'string' ? kid : null,
-      curveOfAlgorithm(parsed.alg),
-      issuer,
-      source,
-      options.signal,
-      checkJwtSignature(parsed),
-    );
+    return checkDataIntegrity(report, credential, model, options, source).then(() => afterProof(report, credential, null, now, options, source));
   }
+  const jwt = checkJwtProof(report, read.token, options, source);
+  if (jwt === null) return finish(report);
+  const { credential, claims, pending } = jwt;
+  if (pending) return pending.then(() => afterProof(report, credential, claims, now, options, source));
+  return afterProof(report, credential, claims, now, options, source);
+}
 
+/**
+ * A compact JWT credential up to its proof and issuer checks. Null when the verification is
+ * over (the report says why); otherwise the credential and claims read, and `pending` when the
+ * issuer's keys are being looked up.
+ */
+function checkJwtProof(
+  report: Report,
+  token: string,
+  options: VerifyCredentialOptions,
+  source: KeySource,
+): { credential: JsonObject; claims: JwtClaims; pending: Promise<unknown> | undefined } | null {
+  // With JSON-LD processing on, RS256 and PS256 are verified too (the credentials as issued today).
+  const rsa = options.runtime.jsonld !== undefined;
+  const accepted = rsa ? JWT_ACCEPTED_RSA : JWT_ACCEPTED;
+  const parsed = parseCompactJws(token, { compactShape: true, accepted, rsa }); // readCredentialInput matched COMPACT_JWS
+  const header = parsed.header;
+  const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
+  if (header === null || payload === null) {
+    report.format = 'UNKNOWN';
+    const reason = isJwsParseError(parsed) ? parsed.error : 'the JWT payload is not a JSON object';
+    report.set('structure', failing(isJwsParseError(parsed) ? parsed.kind : 'MALFORMED', sentence(`the JWT is malformed: ${reason}`)));
+    return null;
+  }
+  const jwt = readJwtCredential(header, payload);
+  report.format = jwt.format;
+  const claims = jwt.claims;
+  const alg = typeof header['alg'] === 'string' ? header['alg'] : null;
+  // A JWT that is no credential has no credential proof to summarise.
+  const proof: ProofSummary | null =
+    jwt.format === 'UNKNOWN'
+      ? null
+      : {
+          format: jwt.format,
+          suite: alg,
+          verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
+          proofPurpose: 'assertionMethod',
+          created: claims.iat ? rfc3339(claims.iat) : null,
+          keyCurve: null,
+          signedDigest: null,
+          detail: '',
+        };
+  report.proof = proof;
+  const problems = jwt.problems;
+  if (isJwsParseError(parsed) && parsed.kind === 'MALFORMED') problems.unshift({ status: 'MALFORMED', text: `the JWT is malformed: ${parsed.error}` });
+  const model = checkStructure(report, jwt.credential, problems, jwt.warnings);
+  if (!model) return null;
+  const credential = jwt.credential!;
+  const kid = header['kid'];
+  const refusal = isJwsParseError(parsed)
+    ? parsed.error
+    : CREDENTIAL_ALGORITHMS.has(parsed.alg) || (rsa && isRsaJwsAlgorithm(parsed.alg))
+      ? null
+      : `the algorithm ${parsed.alg} is not supported for credentials`;
+  if (refusal !== null || isJwsParseError(parsed)) {
+    // The formats the token does not claim are not offered: a JWT is told about JWT algorithms.
+    const reason = refusal ?? 'the JWT cannot be verified';
+    const detail = sentence(
+      reason.includes('svc verifies')
+        ? reason
+        : `${reason}; svc verifies ${FORMAT_NAMES[jwt.format]} credentials signed with ${rsa ? 'EdDSA, ES256, ES256K, RS256 or PS256' : 'EdDSA, ES256 or ES256K'}`,
+    );
+    if (proof) proof.detail = detail;
+    report.set('proof', failing('UNSUPPORTED', detail));
+    return null;
+  }
+  if (kid !== undefined && typeof kid !== 'string') {
+    report.set('proof', failing('MALFORMED', 'The JWT header "kid" is not a string.'));
+    return null;
+  }
+  const issuer = model.issuer;
+  const reference = typeof kid === 'string' ? kid : null;
+  const curve = curveOfAlgorithm(parsed.alg);
+  // A cached issuer's keys are at hand: the key is found and the signature checked without waiting.
+  const known = findKnownSigningKey(reference, issuer, curve, source, ISSUER_ROLE);
+  if (known !== undefined) {
+    checkFoundKeyAndBinding(report.keyChecks, known, curve, issuer, checkJwtSignature(parsed));
+    return { credential, claims, pending: undefined };
+  }
+  const pending = checkKeyAndBinding(report.keyChecks, reference, curve, issuer, source, options.signal, checkJwtSignature(parsed));
+  return { credential, claims, pending };
+}
+
+/** The checks after the proof: validity, status (waited for only when a list is fetched), audience, nonce. */
+function afterProof(
+  report: Report,
+  credential: JsonObject,
+  claims: JwtClaims | null,
+  now: Date,
+  options: VerifyCredentialOptions,
+  source: KeySource,
+): CredentialVerification | Promise<CredentialVerification> {
   if (!report.stopped) checkValidity(report, report.model!, claims, now);
   if (!report.stopped) {
     const lists = checkStatusEntries(report, credential, report.model!, options, source);
-    if (lists) await lists;
+    if (lists) return lists.then(() => lastChecks(report, claims, options));
   }
+  return lastChecks(report, claims, options);
+}
+
+function lastChecks(report: Report, claims: JwtClaims | null, options: VerifyCredentialOptions): CredentialVerification {
   if (!report.stopped) checkAudience(report, claims, options.expectedAudience, options.inPresentation === true);
   if (!report.stopped) checkNonceNotCarried(report, options.expectedNonce);
   return finish(report);

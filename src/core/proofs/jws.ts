@@ -169,13 +169,33 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
  * boolean or null: the tokens of one signer share one header, which is then decoded and parsed
  * once. Each reading hands out its own copy. Bounded: emptied when full.
  */
-const HEADERS = new Map<string, JsonObject>();
+const HEADERS = new Map<string, { text: string; header: JsonObject }>();
 const HEADERS_KEPT = 256;
 const BASE64URL_TEXT = /^[A-Za-z0-9_-]+$/;
 
+/** The header kept or read last, by its text: a signer's tokens often come one after another. */
+let lastHeaderText = '';
+let lastHeader: JsonObject | null = null;
+
+/**
+ * The length of `token`'s protected header when it is the header read last and kept (text of
+ * the base64url alphabet, see readHeader) followed by ".", else 0: a caller matching the token
+ * against the compact shape need not test those characters again.
+ */
+export function keptHeaderLength(token: string): number {
+  const h = lastHeaderText;
+  // (A slice compared with === is a flat comparison; startsWith, measured, was up to 20 times slower.)
+  return lastHeader !== null && token.charCodeAt(h.length) === 0x2e && token.slice(0, h.length) === h ? h.length : 0;
+}
+
 function readHeader(h: string, decode: (text: string) => Uint8Array | null): { value: JsonObject } | { error: string } {
+  if (lastHeader !== null && h === lastHeaderText) return { value: { ...lastHeader } };
   const known = HEADERS.get(h);
-  if (known !== undefined) return { value: { ...known } };
+  if (known !== undefined) {
+    lastHeaderText = known.text;
+    lastHeader = known.header;
+    return { value: { ...known.header } };
+  }
   const bytes = decode(h);
   if (!bytes || bytes.length === 0) return { error: 'the protected header is not canonical unpadded base64url' };
   const read = parseJsonPart(bytes, 'the protected header');
@@ -185,7 +205,12 @@ function readHeader(h: string, decode: (text: string) => Uint8Array | null): { v
   // flat members, so that a copy shares nothing with the kept header.
   if (BASE64URL_TEXT.test(h) && Object.values(header).every((v) => typeof v !== 'object' || v === null)) {
     if (HEADERS.size >= HEADERS_KEPT) HEADERS.clear();
-    HEADERS.set(h, { ...header });
+    // The text copied out of the token: a slice would keep the whole token (up to 1 MiB) alive.
+    const text = Buffer.from(h, 'latin1').toString('latin1');
+    const kept = { ...header };
+    HEADERS.set(text, { text, header: kept });
+    lastHeaderText = text;
+    lastHeader = kept;
   }
   return read;
 }
@@ -223,10 +248,17 @@ export function parseCompactJws(
   const decode = options.compactShape === true ? base64urlDecodeAlphabetChecked : base64urlDecode;
   if (typeof token !== 'string') return fail('a compact JWS is a string');
   if (token.length > MAX_JWS_LENGTH) return fail(`the JWS is longer than ${MAX_JWS_LENGTH} characters`);
-  const parts = token.split('.');
-  if (parts.length === 5) return fail('the token has five parts: it is a JWE (encrypted), not a JWS');
-  if (parts.length !== 3) return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts.length}`);
-  const [h, p, s] = parts as [string, string, string];
+  // Three parts: two dots, found without splitting (the count is taken only to say what is wrong).
+  const firstDot = token.indexOf('.');
+  const secondDot = firstDot === -1 ? -1 : token.indexOf('.', firstDot + 1);
+  if (secondDot === -1 || token.indexOf('.', secondDot + 1) !== -1) {
+    const parts = token.split('.').length;
+    if (parts === 5) return fail('the token has five parts: it is a JWE (encrypted), not a JWS');
+    return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts}`);
+  }
+  const h = token.slice(0, firstDot);
+  const p = token.slice(firstDot + 1, secondDot);
+  const s = token.slice(secondDot + 1);
 
   const headerRead = readHeader(h, decode);
   if ('error' in headerRead) return fail(headerRead.error);
