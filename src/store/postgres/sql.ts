@@ -80,8 +80,13 @@ export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, k
  */
 export function lockStatement(client: pg.PoolClient, lockClass: number, keys: readonly string[]): string {
   const literals = [...new Set(keys)].map((k) => client.escapeLiteral(k)).join(', ');
+  return locksOf(lockClass, `ARRAY[${literals}]::text[]`);
+}
+
+/** lockStatement's text for the keys of `keys`, an expression of type text[] (a parameter of a prepared statement, or literals). */
+export function locksOf(lockClass: number, keys: string): string {
   // The sort is the subquery's, below the aggregate that calls the lock function: rows reach it sorted.
-  return `SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${literals}]::text[]) AS k ORDER BY h) AS keys`;
+  return `SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${keys}) AS k ORDER BY h) AS keys`;
 }
 
 /** A value as an SQL literal (for the simple queries of a group commit). */
@@ -169,6 +174,8 @@ export class GroupCommit<I, R> {
     /** Called with the results after the commit, or with nothing after a rollback (before the promises settle). */
     private readonly settled: (results: R[] | null) => void = () => undefined,
     private readonly batch = GROUP_COMMIT_BATCH,
+    /** The statement that takes the locks of a batch's keys, instead of lockStatement's (a store's prepared one). */
+    private readonly locking?: (keys: readonly string[]) => string,
   ) {}
 
   /** Resolves when nothing is pending or being written (every record submitted so far has settled). */
@@ -221,7 +228,8 @@ export class GroupCommit<I, R> {
 
   async #transaction(items: I[]): Promise<R[]> {
     const client = await this.pool.connect();
-    const locks = this.lockClass === null ? null : lockStatement(client, this.lockClass, items.map(this.keyOf));
+    const keys = items.map(this.keyOf);
+    const locks = this.lockClass === null ? null : this.locking !== undefined ? this.locking(keys) : lockStatement(client, this.lockClass, keys);
     let open = false;
     let broken: Error | undefined;
     const tx: GroupTransaction = {
