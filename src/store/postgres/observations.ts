@@ -61,15 +61,19 @@ function inputOf(list: readonly NewObservation[], withDocument: boolean): string
   return `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`;
 }
 
-/** Each DID's latest row, and the coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite). */
+/**
+ * Each DID's latest row, with its input row's values (so the UPDATE joins nothing again), and the
+ * coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite).
+ */
 const COALESCED = `latest AS (
-    SELECT i.n, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile FROM input i
+    SELECT i.hash, i.binding, i.observed_at, i.latency, i.resolver, i.summary, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile
+    FROM input i
     CROSS JOIN LATERAL (SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = i.did ${NEWEST_FIRST} LIMIT 1) l
   ), coalesced AS (
-    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, i.observed_at),
-      latency_ms = i.latency, resolver_version = i.resolver, summary = i.summary
-    FROM latest l JOIN input i ON i.n = l.n
-    WHERE o.id = l.id AND l.document_hash = i.hash AND l.domain_binding_status IS NOT DISTINCT FROM i.binding AND l.fingerprint_profile = '${HASH_PROFILE}'
+    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, l.observed_at),
+      latency_ms = l.latency, resolver_version = l.resolver, summary = l.summary
+    FROM latest l
+    WHERE o.id = l.id AND l.document_hash = l.hash AND l.domain_binding_status IS NOT DISTINCT FROM l.binding AND l.fingerprint_profile = '${HASH_PROFILE}'
     RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
   )`;
 
