@@ -7,12 +7,12 @@
  * once, as a daemon's resolutions under load do, with the round trips and connection checkouts
  * per append counted on the store's pool), and verify-tool's latency against a registered chain.
  * The one-daemon rows give each daemon's CPU per request (its process's user + system time over
- * the round, divided by the requests it answered) and the PostgreSQL daemon's round trips per
- * request, and the CPU of the PostgreSQL backends serving it in the uncached rounds (their
- * processes' time in /proc, when the server runs on this machine; its connections are found by
- * their application_name): counted on one more daemon of the same database, connected through a relay that
- * counts its Query and Sync messages (pg-wire.ts), in rounds of its own after the measured ones
- * (the relay's hop would slow the measured daemons).
+ * the round, divided by the requests it answered); in the uncached rounds, also the CPU of the
+ * PostgreSQL backends serving the measured daemon (their processes' time in /proc, when the
+ * server runs on this machine; its connections are found by their application_name); and the
+ * PostgreSQL daemon's round trips per request: counted on one more daemon of the same database,
+ * connected through a relay that counts its Query and Sync messages (pg-wire.ts), in rounds of
+ * its own after the measured ones (the relay's hop would slow the measured daemons).
  *
  * The database is one of the benchmark's own on the server of SVC_BENCH_DATABASE_URL (default
  * the machine's, postgres://postgres@127.0.0.1:5432/test), dropped afterwards. Every process —
