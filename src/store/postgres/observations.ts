@@ -134,19 +134,36 @@ const insertRoundIfRoom = (input: string, count: number, ceiling: number) => [
 ];
 
 /**
- * The batch as parameters, for the prepared statements below: one array each of INPUT's columns,
- * $1… in INPUT's order (the unbounded statement's text is then the same for every batch, so the
- * server parses and plans it once per connection instead of once per batch).
+ * What separates the documents of a batch sent as one text: JSON text never holds a raw control
+ * character (JSON.stringify escapes every one inside strings and writes no whitespace), so the
+ * documents — most of a batch's bytes — need neither the escapes of an array literal nor
+ * array_in's parse, only a split.
  */
-const PARAMETER_INPUT = `input AS MATERIALIZED (SELECT * FROM unnest(${INPUT.map(([, type], k) => `$${k + 1}::${type}[]`).join(', ')}) WITH ORDINALITY AS i(${INPUT.map(([c]) => c).join(', ')}, n))`;
+const DOCUMENT_SEPARATOR = '\u0001';
+
+/** Whether `column` goes as one text of documents (DOCUMENT_SEPARATOR) rather than an array. */
+const joined = (column: string) => column === 'document';
+
+/**
+ * The batch as parameters, for the prepared statements below: one array each of INPUT's columns,
+ * $1… in INPUT's order, the documents one text split into an array (the unbounded statement's
+ * text is then the same for every batch, so the server parses and plans it once per connection
+ * instead of once per batch).
+ */
+const PARAMETER_INPUT = `input AS MATERIALIZED (SELECT * FROM unnest(${INPUT.map(([column, type], k) =>
+  joined(column) ? `string_to_array($${k + 1}::text, chr(1))` : `$${k + 1}::${type}[]`,
+).join(', ')}) WITH ORDINALITY AS i(${INPUT.map(([c]) => c).join(', ')}, n))`;
+
+/** The types of PARAMETER_INPUT's parameters. */
+const PARAMETER_TYPES = INPUT.map(([column, type]) => (joined(column) ? 'text' : `${type}[]`));
 
 /** The writes of a batch far from the ceiling, prepared on each connection (SQL PREPARE): unbounded, and with the ceiling its last parameter. */
 const PREPARED = [
   { name: 'svc_observations_lock', types: ['text[]'], text: locksOf(LOCK_CLASS.observations, '$1::text[]') },
-  { name: 'svc_observations_record', types: INPUT.map(([, type]) => `${type}[]`), text: recordRound(PARAMETER_INPUT) },
+  { name: 'svc_observations_record', types: PARAMETER_TYPES, text: recordRound(PARAMETER_INPUT) },
   {
     name: 'svc_observations_bounded',
-    types: [...INPUT.map(([, type]) => `${type}[]`), 'bigint'],
+    types: [...PARAMETER_TYPES, 'bigint'],
     text: boundedRound(PARAMETER_INPUT, `$${INPUT.length + 1}::bigint`),
   },
 ] as const;
@@ -193,13 +210,25 @@ function arrayElement(value: string | number | null): string {
  * text goes to the server as it is (no quote or backslash doubled), unless it holds the tag.
  */
 function arrayParameter(values: ReadonlyArray<string | number | null>): string {
-  const literal = `{${values.map(arrayElement).join(',')}}`;
-  return literal.includes('$svc$') ? quote(literal) : `$svc$${literal}$svc$`;
+  return dollarQuoted(`{${values.map(arrayElement).join(',')}}`);
+}
+
+/** `text` as a dollar-quoted SQL literal (sent as it is), or quoted when it holds the tag or ends in a dollar sign. */
+function dollarQuoted(text: string): string {
+  return text.includes('$svc$') || text.endsWith('$') ? quote(text) : `$svc$${text}$svc$`;
+}
+
+/** The documents of a round as one text (DOCUMENT_SEPARATOR between them), as an SQL literal. */
+function documentsParameter(documents: ReadonlyArray<string | number | null>): string {
+  const text = documents.join(DOCUMENT_SEPARATOR);
+  // Never when the documents are JSON.stringify's: a document holding the separator would split in two.
+  if (documents.some((d) => typeof d !== 'string' || d.includes(DOCUMENT_SEPARATOR))) throw new RangeError('a document must be JSON text');
+  return dollarQuoted(text);
 }
 
 /** EXECUTE of a prepared statement with the round's columns (and `extra` parameters after them). */
 function execute(name: PreparedName, list: readonly NewObservation[], extra: readonly number[] = []): string {
-  const columns = INPUT.map(([, , value]) => arrayParameter(list.map(value)));
+  const columns = INPUT.map(([column, , value]) => (joined(column) ? documentsParameter(list.map(value)) : arrayParameter(list.map(value))));
   return `EXECUTE ${name}(${[...columns, ...extra.map((n) => sqlLiteral(n))].join(', ')})`;
 }
 
