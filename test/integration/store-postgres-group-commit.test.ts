@@ -154,6 +154,31 @@ describePostgres('PostgreSQL group commit of observations', () => {
     });
   }
 
+  it('at most two batches are written at once: records submitted over many turns while both are busy go in later batches, every one written', async () => {
+    await withStores(1, { maxObservations: 10_000 }, async ([store]) => {
+      const pool = store!.pool;
+      let open = 0;
+      let most = 0;
+      pool.on('acquire', () => {
+        open += 1;
+        most = Math.max(most, open);
+      });
+      pool.on('release', () => {
+        open -= 1;
+      });
+      const pending: Array<Promise<unknown>> = [];
+      // Records over 40 turns of the event loop, a few each.
+      for (let turn = 0; turn < 40; turn++) {
+        for (let i = 0; i < 3; i++) pending.push(store!.observations.record(observation(`did:example:turn-${turn}-${i}`)));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const recorded = (await Promise.all(pending)) as Array<{ outcome: string }>;
+      expect(recorded.every((r) => r.outcome === 'stored')).toBe(true);
+      expect((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations')).rows[0]!.n).toBe(120);
+      expect(most).toBeLessThanOrEqual(2);
+    });
+  });
+
   it('a record batch that is not a whole number of at least 1 is refused when the store opens', async () => {
     for (const recordBatch of [0, 1.5, -1]) await expect(openPostgresStore({ url: postgresUrl, recordBatch })).rejects.toThrow(/whole number, 1 or more/);
   });
