@@ -14,8 +14,9 @@
  * ceiling while far from it; near the ceiling BEGIN with the locks, one statement per round (the
  * coalescing, then the count and the insert of the new rows), COMMIT. Instead of three or four
  * per observation. The locks and the rounds far from the ceiling are statements prepared once per
- * connection (PREPARED), executed with the batch's columns as array literals: the server neither
- * parses nor plans them again for each batch.
+ * connection (PREPARED), executed with the batch's columns as array literals and its documents as
+ * one text: the server neither parses nor plans them again for each batch. At most two batches
+ * are written at once (BATCHES_IN_FLIGHT).
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
@@ -233,11 +234,11 @@ function execute(name: PreparedName, list: readonly NewObservation[], extra: rea
 }
 
 /**
- * Most batches one store writes at once. Without a limit, a daemon under load wrote a small batch
- * per turn of its event loop, each a commit of its own; with two, the records of the turns while
- * both are busy wait for the first to finish and go as one larger batch — fewer commits, less
- * server CPU per observation (measured 15% less on a 2-core machine at 16 connections) — while a
- * second connection keeps one slow batch from holding up the rest.
+ * Most batches one store writes at once. Without a limit, a daemon under load writes a small
+ * batch per turn of its event loop, each a commit of its own; with two, the records of the turns
+ * while both are busy wait for the first to finish and go as one larger batch — fewer commits,
+ * less server CPU per observation — while a second connection keeps one slow batch from holding
+ * up the rest.
  */
 const BATCHES_IN_FLIGHT = 2;
 
