@@ -151,7 +151,8 @@ function resultsOf(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] 
  * of them, holding the advisory locks of all their keys (lockStatement) before `write` runs them
  * in submission order. A turn's batch does not wait for an earlier one still in flight (a
  * connection each): a single writer would add every batch's round trips to the next one's wait,
- * and the locks already order two batches that share a key.
+ * and the locks already order two batches that share a key. A store may bound the batches in
+ * flight (`inFlight`): the records of the turns while every slot is busy then go as one batch.
  *
  * Each record's promise settles only after the COMMIT that holds it has been acknowledged by
  * the server, so whatever a caller has acknowledged is durable as before; a crash before it
