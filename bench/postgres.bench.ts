@@ -7,10 +7,12 @@
  * once, as a daemon's resolutions under load do, with the round trips and connection checkouts
  * per append counted on the store's pool), and verify-tool's latency against a registered chain.
  * The one-daemon rows give each daemon's CPU per request (its process's user + system time over
- * the round, divided by the requests it answered) and the PostgreSQL daemon's round trips per
- * request: counted on one more daemon of the same database, connected through a relay that
- * counts its Query and Sync messages (pg-wire.ts), in rounds of its own after the measured ones
- * (the relay's hop would slow the measured daemons).
+ * the round, divided by the requests it answered); in the uncached rounds, also the CPU of the
+ * PostgreSQL backends serving the measured daemon (their processes' time in /proc, when the
+ * server runs on this machine; its connections are found by their application_name); and the
+ * PostgreSQL daemon's round trips per request: counted on one more daemon of the same database,
+ * connected through a relay that counts its Query and Sync messages (pg-wire.ts), in rounds of
+ * its own after the measured ones (the relay's hop would slow the measured daemons).
  *
  * The database is one of the benchmark's own on the server of SVC_BENCH_DATABASE_URL (default
  * the machine's, postgres://postgres@127.0.0.1:5432/test), dropped afterwards. Every process —
@@ -24,6 +26,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import type { NewObservation } from '../src/core/store.js';
 import { openDatabase, type Database } from '../src/store/database.js';
 import { createDatabase } from '../test/support/pg-admin.js';
@@ -107,6 +110,33 @@ async function loadWithDaemonCpu(daemon: Daemon, pathFor: () => string): Promise
   const rps = await load([daemon], pathFor);
   const after = processCpuMs(pid);
   return { rps, cpuMsPerRequest: before !== null && after !== null && rps > 0 ? (after - before) / (rps * SECONDS) : null };
+}
+
+/** The application_name of the measured PostgreSQL daemon's connections, which finds its backends. */
+const MEASURED_APPLICATION = 'svc_bench_measured';
+
+/**
+ * CPU milliseconds of the PostgreSQL backends serving the daemon of MEASURED_APPLICATION (their
+ * processes' user + system time, /proc/<pid>/stat, on this machine's server), by backend; null
+ * where unknown (another machine's server, no /proc).
+ */
+async function backendCpuMs(admin: pg.Client): Promise<Map<number, number> | null> {
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [MEASURED_APPLICATION]);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = processCpuMs(pid);
+    if (ms === null) return null;
+    out.set(pid, ms);
+  }
+  return out;
+}
+
+/** The backends' CPU between two readings: a backend started between them counts from zero. */
+function backendCpuSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (before === null || after === null) return null;
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 /** Round trips to PostgreSQL per request answered by `daemon` (behind `relay`) over a round of COUNTED_SECONDS. */
@@ -199,8 +229,16 @@ export async function run(): Promise<BenchRow[]> {
   const pgUrl = database.url;
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-pg-'));
   const daemons: Daemon[] = [];
+  const closers: Array<() => Promise<void>> = [];
   try {
-    const [sqlite, pgA, pgB] = [await startDaemon(path.join(dir, 'svc.db')), await startDaemon(pgUrl), await startDaemon(pgUrl)];
+    // The measured daemon's connections are named, so that its backends' CPU can be read.
+    const measuredUrl = new URL(pgUrl);
+    measuredUrl.searchParams.set('application_name', MEASURED_APPLICATION);
+    const [sqlite, pgA, pgB] = [await startDaemon(path.join(dir, 'svc.db')), await startDaemon(measuredUrl.toString()), await startDaemon(pgUrl)];
+    const admin = new pg.Client({ connectionString: pgUrl });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    closers.push(() => admin.end());
     daemons.push(sqlite, pgA, pgB);
 
     // Cached: one DID every request, served from each daemon's LRU.
@@ -221,7 +259,7 @@ export async function run(): Promise<BenchRow[]> {
       twoFresh: [] as number[],
     };
     const busy = { one: [] as number[], two: [] as number[] };
-    const cpu = { sqlite: [] as number[], postgres: [] as number[], sqliteCached: [] as number[], postgresCached: [] as number[] };
+    const cpu = { sqlite: [] as number[], postgres: [] as number[], backends: [] as number[], sqliteCached: [] as number[], postgresCached: [] as number[] };
     const cpuOf = (into: number[], measured: { rps: number; cpuMsPerRequest: number | null }): number => {
       if (measured.cpuMsPerRequest !== null) into.push(measured.cpuMsPerRequest);
       return measured.rps;
@@ -232,11 +270,14 @@ export async function run(): Promise<BenchRow[]> {
       samples.twoCached.push(await load([pgA, pgB], cached));
       samples.sqliteFresh.push(cpuOf(cpu.sqlite, await loadWithDaemonCpu(sqlite, fresh)));
       const before = processCpuMs(pgA.child.pid ?? 0);
+      const backendsBefore = await backendCpuMs(admin);
       const one = await loadWithCpu([pgA], fresh);
       const after = processCpuMs(pgA.child.pid ?? 0);
+      const backends = backendCpuSpent(backendsBefore, await backendCpuMs(admin));
       samples.oneFresh.push(one.rps);
       if (one.busy !== null) busy.one.push(one.busy);
       if (before !== null && after !== null && one.rps > 0) cpu.postgres.push((after - before) / (one.rps * SECONDS));
+      if (backends !== null && one.rps > 0) cpu.backends.push(backends / (one.rps * SECONDS));
       const two = await loadWithCpu([pgA, pgB], fresh);
       samples.twoFresh.push(two.rps);
       if (two.busy !== null) busy.two.push(two.busy);
@@ -258,7 +299,7 @@ export async function run(): Promise<BenchRow[]> {
     if (next > pool.length) throw new Error('the DID pool was reused: enlarge it so that uncached stays uncached');
     const cpuNote = (values: number[]) => (values.length ? `${median(values).toFixed(3)} ms` : 'unknown');
     const perRequest = (engine: 'fresh' | 'cached') =>
-      `daemon CPU per request: PostgreSQL ${cpuNote(engine === 'fresh' ? cpu.postgres : cpu.postgresCached)}, SQLite ${cpuNote(engine === 'fresh' ? cpu.sqlite : cpu.sqliteCached)} (the daemon process only; PostgreSQL's own backends not counted); round trips to PostgreSQL per request ${roundTrips[engine].toFixed(3)} (SQLite: none, in process)`;
+      `daemon CPU per request: PostgreSQL ${cpuNote(engine === 'fresh' ? cpu.postgres : cpu.postgresCached)}, SQLite ${cpuNote(engine === 'fresh' ? cpu.sqlite : cpu.sqliteCached)} (the daemon process only${engine === 'fresh' ? `; PostgreSQL's backends serving it ${cpuNote(cpu.backends)} more` : "; PostgreSQL's own backends not counted"}); round trips to PostgreSQL per request ${roundTrips[engine].toFixed(3)} (SQLite: none, in process)`;
     const percent = (values: number[]) => (values.length ? `${Math.round(median(values) * 100)}%` : 'unknown');
     const cores = `${availableParallelism()} cores shared by the daemons, PostgreSQL and autocannon, busy ${percent(busy.one)} with one daemon and ${percent(busy.two)} with two`;
     const figures = `SQLite ${Math.round(median(samples.sqliteFresh))}/s, 1 PostgreSQL daemon ${Math.round(median(samples.oneFresh))}/s, 2 daemons ${Math.round(median(samples.twoFresh))}/s`;
@@ -378,6 +419,7 @@ export async function run(): Promise<BenchRow[]> {
     });
     return rows;
   } finally {
+    for (const close of closers) await close().catch(() => undefined);
     for (const d of daemons) d.child.kill('SIGTERM');
     await Promise.all(daemons.map((d) => new Promise((r) => (d.child.exitCode !== null ? r(null) : d.child.once('exit', r)))));
     rmSync(dir, { recursive: true, force: true });

@@ -383,6 +383,47 @@ for (const backend of BACKENDS) {
       expect(await store.observations.count(did)).toBe(3);
     });
 
+    it('observations: one batch of awkward text (quotes, backslashes, dollar quotes, braces, commas, NULL words, unicode) reads back as written', async () => {
+      const awkward = [
+        `"quoted" and 'single' \\ back\\slash \\" both`,
+        '$svc$ a dollar tag $svc$, $$ and $1',
+        '{braces}, {"a":1}, NULL, null, ""',
+        'unicode: \u00e9\u4e2d\u{1F600} \u2028 and controls \u0001\t\n',
+        '',
+        ' leading and trailing spaces ',
+      ];
+      const recordOf = (batch: string, text: string, i: number): NewObservation => {
+        const did = `did:web:awkward-${batch}-${i}.example`;
+        const document = {
+          id: did,
+          '@context': ['https://www.w3.org/ns/did/v1'],
+          service: [{ id: `${did}#s`, type: text, serviceEndpoint: { text, list: [text, i] } }],
+        };
+        return {
+          ...observation(i, '2026-03-01T00:00:00Z', { did, summary: text, resolverVersion: text || '0' }),
+          document: document as unknown as DidDocument,
+        };
+      };
+      // Recorded at once: one batch on PostgreSQL, every record in one statement; a batch without the dollar tag, and one with it.
+      for (const [batch, texts] of [
+        ['plain', awkward.filter((t) => !t.includes('$svc$'))],
+        ['tagged', awkward],
+      ] as const) {
+        const records = texts.map((text, i) => recordOf(batch, text, i));
+        const recorded = await Promise.all(records.map((r) => store.observations.record(r)));
+        expect(recorded.map((r) => r.outcome)).toEqual(texts.map(() => 'stored'));
+        for (const [i, r] of records.entries()) {
+          const [row] = await store.observations.latest(r.did, 1);
+          expect(JSON.stringify(row!.document)).toBe(JSON.stringify(r.document));
+          expect(row).toMatchObject({ summary: texts[i], resolverVersion: r.resolverVersion, latencyMs: 12.5, domainBindingStatus: 'VERIFIED' });
+          expect(recorded[i]!.row).toMatchObject({ summary: texts[i], resolverVersion: r.resolverVersion, documentHash: r.documentHash });
+        }
+        // And coalesced in one batch too.
+        const again = await Promise.all(records.map((r) => store.observations.record({ ...r, observedAt: '2026-03-02T00:00:00Z' })));
+        expect(again.map((r) => [r.outcome, r.row!.seenCount])).toEqual(texts.map(() => ['coalesced', 2]));
+      }
+    });
+
     it('delegation chains: upsert, by agent (unexpired, newest first), all, count, remove, expiry', async () => {
       const chains = store.delegationChains;
       await chains.register(chain('c1', 'did:key:agent', '2030-01-01T00:00:00Z', '2026-01-01T00:00:00Z'));

@@ -123,6 +123,62 @@ describePostgres('PostgreSQL group commit of observations', () => {
     });
   }
 
+  for (const [label, bounds, rowsBefore] of [
+    ['unbounded', {}, 1],
+    ['under a ceiling', { maxObservations: 1_000 }, 1],
+    // 18 rows seen under a ceiling of 20: the next batch is written step by step (BEGIN, the locks, …).
+    ['near the ceiling', { maxObservations: 20 }, 18],
+  ] as const) {
+    it(`${label}: a connection whose prepared statements were discarded (DISCARD ALL) prepares them again and writes the batch once`, async () => {
+      await withStores(1, bounds, async ([store]) => {
+        const pool = store!.pool;
+        const before = Array.from({ length: rowsBefore }, (_, i) => `did:example:before-discard-${i}`);
+        const first = await Promise.all(before.map((did) => store!.observations.record(observation(did))));
+        expect(first.map((r) => r.outcome)).toEqual(before.map(() => 'stored'));
+        const prepared = async (client: pg.PoolClient) =>
+          (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'svc_observations_%'")).rows[0]!.n;
+        // The store's one connection, as a pooler resetting it between clients would leave it.
+        expect(pool.totalCount).toBe(1);
+        const client = await pool.connect();
+        expect(await prepared(client)).toBe(3);
+        await client.query('DISCARD ALL');
+        client.release();
+        const recorded = await Promise.all([1, 2].map((i) => store!.observations.record(observation(`did:example:after-discard-${i}`))));
+        expect(recorded.map((r) => r.outcome)).toEqual(['stored', 'stored']);
+        const { rows } = await pool.query<{ did: string }>('SELECT did FROM observations ORDER BY id');
+        expect(rows.map((r) => r.did)).toEqual([...before, 'did:example:after-discard-1', 'did:example:after-discard-2']);
+        const again = await pool.connect();
+        expect(await prepared(again)).toBe(3);
+        again.release();
+      });
+    });
+  }
+
+  it('at most two batches are written at once: records submitted over many turns while both are busy go in later batches, every one written', async () => {
+    await withStores(1, { maxObservations: 10_000 }, async ([store]) => {
+      const pool = store!.pool;
+      let open = 0;
+      let most = 0;
+      pool.on('acquire', () => {
+        open += 1;
+        most = Math.max(most, open);
+      });
+      pool.on('release', () => {
+        open -= 1;
+      });
+      const pending: Array<Promise<unknown>> = [];
+      // Records over 40 turns of the event loop, a few each.
+      for (let turn = 0; turn < 40; turn++) {
+        for (let i = 0; i < 3; i++) pending.push(store!.observations.record(observation(`did:example:turn-${turn}-${i}`)));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const recorded = (await Promise.all(pending)) as Array<{ outcome: string }>;
+      expect(recorded.every((r) => r.outcome === 'stored')).toBe(true);
+      expect((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations')).rows[0]!.n).toBe(120);
+      expect(most).toBeLessThanOrEqual(2);
+    });
+  });
+
   it('a record batch that is not a whole number of at least 1 is refused when the store opens', async () => {
     for (const recordBatch of [0, 1.5, -1]) await expect(openPostgresStore({ url: postgresUrl, recordBatch })).rejects.toThrow(/whole number, 1 or more/);
   });

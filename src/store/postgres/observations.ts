@@ -13,7 +13,10 @@
  * (the locks and every round in one simple query: an implicit transaction), also under a
  * ceiling while far from it; near the ceiling BEGIN with the locks, one statement per round (the
  * coalescing, then the count and the insert of the new rows), COMMIT. Instead of three or four
- * per observation.
+ * per observation. The locks and the rounds far from the ceiling are statements prepared once per
+ * connection (PREPARED), executed with the batch's columns as array literals and its documents as
+ * one text: the server neither parses nor plans them again for each batch. At most two batches
+ * are written at once (BATCHES_IN_FLIGHT).
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
@@ -21,7 +24,7 @@ import type { NewObservation, Observation, ObservationStore, Recorded, StoredObs
 import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
 import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
 import { PgRowCeiling } from './ceiling.js';
-import { GroupCommit, LOCK_CLASS, rounds, sqlArray, type GroupTransaction } from './sql.js';
+import { GROUP_COMMIT_BATCH, GroupCommit, LOCK_CLASS, locksOf, quote, rounds, sqlArray, sqlLiteral, type GroupTransaction } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
   seen_count AS "seenCount", latency_ms AS "latencyMs", resolver_version AS "resolverVersion",
@@ -59,15 +62,19 @@ function inputOf(list: readonly NewObservation[], withDocument: boolean): string
   return `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`;
 }
 
-/** Each DID's latest row, and the coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite). */
+/**
+ * Each DID's latest row, with its input row's values (so the UPDATE joins nothing again), and the
+ * coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite).
+ */
 const COALESCED = `latest AS (
-    SELECT i.n, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile FROM input i
+    SELECT i.hash, i.binding, i.observed_at, i.latency, i.resolver, i.summary, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile
+    FROM input i
     CROSS JOIN LATERAL (SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = i.did ${NEWEST_FIRST} LIMIT 1) l
   ), coalesced AS (
-    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, i.observed_at),
-      latency_ms = i.latency, resolver_version = i.resolver, summary = i.summary
-    FROM latest l JOIN input i ON i.n = l.n
-    WHERE o.id = l.id AND l.document_hash = i.hash AND l.domain_binding_status IS NOT DISTINCT FROM i.binding AND l.fingerprint_profile = '${HASH_PROFILE}'
+    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, l.observed_at),
+      latency_ms = l.latency, resolver_version = l.resolver, summary = l.summary
+    FROM latest l
+    WHERE o.id = l.id AND l.document_hash = l.hash AND l.domain_binding_status IS NOT DISTINCT FROM l.binding AND l.fingerprint_profile = '${HASH_PROFILE}'
     RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
   )`;
 
@@ -99,7 +106,7 @@ const NO_ROOM = 'svc: no room under the ceiling for the round';
  * round whose rows all coalesce never takes the count's lock. Each row back carries the count
  * before the insert (`counted`), for the store's guess of how close the ceiling is.
  */
-const boundedRound = (input: string, ceiling: number) => `WITH ${input}, ${COALESCED},
+const boundedRound = (input: string, ceiling: number | string) => `WITH ${input}, ${COALESCED},
   fresh AS MATERIALIZED (SELECT count(*) AS k FROM input i WHERE NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)),
   counted AS MATERIALIZED (SELECT n FROM svc_row_counts WHERE table_name = 'observations' AND (SELECT k FROM fresh) > 0 FOR UPDATE),
   stored AS (${insertInput(
@@ -126,6 +133,114 @@ const insertRoundIfRoom = (input: string, count: number, ceiling: number) => [
   `WITH ${input}, room AS (SELECT 1 FROM svc_row_counts WHERE table_name = 'observations' AND n + ${count} <= ${ceiling})
   ${insertInput('EXISTS (SELECT 1 FROM room)')}`,
 ];
+
+/**
+ * What separates the documents of a batch sent as one text: JSON text never holds a raw control
+ * character (JSON.stringify escapes every one inside strings and writes no whitespace), so the
+ * documents — most of a batch's bytes — need neither the escapes of an array literal nor
+ * array_in's parse, only a split.
+ */
+const DOCUMENT_SEPARATOR = '\u0001';
+
+/** Whether `column` goes as one text of documents (DOCUMENT_SEPARATOR) rather than an array. */
+const joined = (column: string) => column === 'document';
+
+/**
+ * The batch as parameters, for the prepared statements below: one array each of INPUT's columns,
+ * $1… in INPUT's order, the documents one text split into an array (the unbounded statement's
+ * text is then the same for every batch, so the server parses and plans it once per connection
+ * instead of once per batch).
+ */
+const PARAMETER_INPUT = `input AS MATERIALIZED (SELECT * FROM unnest(${INPUT.map(([column, type], k) =>
+  joined(column) ? `string_to_array($${k + 1}::text, chr(1))` : `$${k + 1}::${type}[]`,
+).join(', ')}) WITH ORDINALITY AS i(${INPUT.map(([c]) => c).join(', ')}, n))`;
+
+/** The types of PARAMETER_INPUT's parameters. */
+const PARAMETER_TYPES = INPUT.map(([column, type]) => (joined(column) ? 'text' : `${type}[]`));
+
+/** The writes of a batch far from the ceiling, prepared on each connection (SQL PREPARE): unbounded, and with the ceiling its last parameter. */
+const PREPARED = [
+  { name: 'svc_observations_lock', types: ['text[]'], text: locksOf(LOCK_CLASS.observations, '$1::text[]') },
+  { name: 'svc_observations_record', types: PARAMETER_TYPES, text: recordRound(PARAMETER_INPUT) },
+  {
+    name: 'svc_observations_bounded',
+    types: [...PARAMETER_TYPES, 'bigint'],
+    text: boundedRound(PARAMETER_INPUT, `$${INPUT.length + 1}::bigint`),
+  },
+] as const;
+type PreparedName = (typeof PREPARED)[number]['name'];
+
+/** The connections known to hold PREPARED (a statement lasts as long as its session). */
+const preparedOn = new WeakSet<pg.ClientBase>();
+
+/**
+ * PREPARED on `client` unless it holds them already: the ones its session lacks (asked of
+ * pg_prepared_statements, so a connection prepared by an earlier store is not prepared twice).
+ * Two round trips, once per connection.
+ */
+async function prepare(client: pg.ClientBase): Promise<void> {
+  if (preparedOn.has(client)) return;
+  const { rows } = await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE name = ANY($1::text[])', [PREPARED.map((p) => p.name)]);
+  const held = new Set(rows.map((r) => r.name));
+  const missing = PREPARED.filter((p) => !held.has(p.name));
+  if (missing.length > 0) await client.query(missing.map((p) => `PREPARE ${p.name} (${p.types.join(', ')}) AS ${p.text}`).join(';\n'));
+  preparedOn.add(client);
+}
+
+/** Whether `error` says one of PREPARED is missing (its session's statements were discarded). */
+function isUnprepared(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '26000' && typeof e.message === 'string' && PREPARED.some((p) => e.message === `prepared statement "${p.name}" does not exist`);
+}
+
+/**
+ * One element of an array literal: NULL, a finite number, or a string in double quotes with its
+ * backslashes and double quotes escaped (array_in's rules).
+ */
+function arrayElement(value: string | number | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError('a number written to the database must be finite');
+    return String(value);
+  }
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * `values` as one array literal ('{…}'), itself an SQL string literal: dollar-quoted, so the
+ * text goes to the server as it is (no quote or backslash doubled), unless it holds the tag.
+ */
+function arrayParameter(values: ReadonlyArray<string | number | null>): string {
+  return dollarQuoted(`{${values.map(arrayElement).join(',')}}`);
+}
+
+/** `text` as a dollar-quoted SQL literal (sent as it is), or quoted when it holds the tag or ends in a dollar sign. */
+function dollarQuoted(text: string): string {
+  return text.includes('$svc$') || text.endsWith('$') ? quote(text) : `$svc$${text}$svc$`;
+}
+
+/** The documents of a round as one text (DOCUMENT_SEPARATOR between them), as an SQL literal. */
+function documentsParameter(documents: ReadonlyArray<string | number | null>): string {
+  const text = documents.join(DOCUMENT_SEPARATOR);
+  // Never when the documents are JSON.stringify's: a document holding the separator would split in two.
+  if (documents.some((d) => typeof d !== 'string' || d.includes(DOCUMENT_SEPARATOR))) throw new RangeError('a document must be JSON text');
+  return dollarQuoted(text);
+}
+
+/** EXECUTE of a prepared statement with the round's columns (and `extra` parameters after them). */
+function execute(name: PreparedName, list: readonly NewObservation[], extra: readonly number[] = []): string {
+  const columns = INPUT.map(([column, , value]) => (joined(column) ? documentsParameter(list.map(value)) : arrayParameter(list.map(value))));
+  return `EXECUTE ${name}(${[...columns, ...extra.map((n) => sqlLiteral(n))].join(', ')})`;
+}
+
+/**
+ * Most batches one store writes at once. Without a limit, a daemon under load writes a small
+ * batch per turn of its event loop, each a commit of its own; with two, the records of the turns
+ * while both are busy wait for the first to finish and go as one larger batch — fewer commits,
+ * less server CPU per observation — while a second connection keeps one slow batch from holding
+ * up the rest.
+ */
+const BATCHES_IN_FLIGHT = 2;
 
 type Outcome<T extends string> = Observation & { outcome: T; counted?: unknown };
 
@@ -160,7 +275,9 @@ export class PostgresObservationStore implements ObservationStore {
       (o) => o.did,
       (tx, list) => this.#write(tx, list),
       (results) => this.#ceiling.settleAll(results),
-      options.batch,
+      options.batch ?? GROUP_COMMIT_BATCH,
+      (dids) => `EXECUTE svc_observations_lock(${arrayParameter([...new Set(dids)])})`,
+      BATCHES_IN_FLIGHT,
     );
   }
 
@@ -186,13 +303,30 @@ export class PostgresObservationStore implements ObservationStore {
    * then per round the new rows' count and insert in one more; the group commit sends COMMIT.
    */
   async #write(tx: GroupTransaction, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
+    await prepare(tx.client);
+    try {
+      return await this.#writePrepared(tx, list);
+    } catch (error) {
+      if (!isUnprepared(error)) throw error;
+      // The session lost the prepared statements (DISCARD ALL): the statement that found one
+      // missing was the batch's first EXECUTE (the locks, or the whole batch in one implicit
+      // transaction), so nothing is written and nothing counted. Rolled back (a warning only
+      // when no transaction is open), prepared again, and the batch written again.
+      preparedOn.delete(tx.client);
+      await tx.client.query('ROLLBACK');
+      await prepare(tx.client);
+      return this.#writePrepared(tx, list);
+    }
+  }
+
+  async #writePrepared(tx: GroupTransaction, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
     const out: Array<Recorded<Observation>> = new Array(list.length);
     const { client } = tx;
     const ceiling = this.#ceiling.ceiling;
     const groups = rounds(list, (o) => o.did);
     const items = (round: Array<{ item: NewObservation }>) => round.map((r) => r.item);
-    const whole = async (statement: (input: string) => string): Promise<Array<Recorded<Observation>>> => {
-      const answers = await tx.once(groups.map((round) => statement(inputOf(items(round), true))));
+    const whole = async (statement: (round: NewObservation[]) => string): Promise<Array<Recorded<Observation>>> => {
+      const answers = await tx.once(groups.map((round) => statement(items(round))));
       groups.forEach((round, k) => {
         const rows = answers[k]!.rows as Array<Outcome<'stored' | 'coalesced'>>;
         const counted = rows.find((r) => r.counted !== null && r.counted !== undefined)?.counted;
@@ -202,11 +336,11 @@ export class PostgresObservationStore implements ObservationStore {
       });
       return out;
     };
-    if (ceiling === null) return whole(recordRound);
+    if (ceiling === null) return whole((round) => execute('svc_observations_record', round));
     // Far: what the count was plus this batch stays a tenth of the ceiling (at most 1,000 rows) below it.
     if (this.#seenCount === null || this.#seenCount + list.length + Math.min(1_000, Math.floor(ceiling / 10)) <= ceiling) {
       try {
-        return await whole((input) => boundedRound(input, ceiling));
+        return await whole((round) => execute('svc_observations_bounded', round, [ceiling]));
       } catch (error) {
         if (!isNoRoom(error)) throw error;
         this.#seenCount = ceiling;

@@ -80,8 +80,13 @@ export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, k
  */
 export function lockStatement(client: pg.PoolClient, lockClass: number, keys: readonly string[]): string {
   const literals = [...new Set(keys)].map((k) => client.escapeLiteral(k)).join(', ');
+  return locksOf(lockClass, `ARRAY[${literals}]::text[]`);
+}
+
+/** lockStatement's text for the keys of `keys`, an expression of type text[] (a parameter of a prepared statement, or literals). */
+export function locksOf(lockClass: number, keys: string): string {
   // The sort is the subquery's, below the aggregate that calls the lock function: rows reach it sorted.
-  return `SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${literals}]::text[]) AS k ORDER BY h) AS keys`;
+  return `SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${keys}) AS k ORDER BY h) AS keys`;
 }
 
 /** A value as an SQL literal (for the simple queries of a group commit). */
@@ -146,7 +151,8 @@ function resultsOf(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] 
  * of them, holding the advisory locks of all their keys (lockStatement) before `write` runs them
  * in submission order. A turn's batch does not wait for an earlier one still in flight (a
  * connection each): a single writer would add every batch's round trips to the next one's wait,
- * and the locks already order two batches that share a key.
+ * and the locks already order two batches that share a key. A store may bound the batches in
+ * flight (`inFlight`): the records of the turns while every slot is busy then go as one batch.
  *
  * Each record's promise settles only after the COMMIT that holds it has been acknowledged by
  * the server, so whatever a caller has acknowledged is durable as before; a crash before it
@@ -169,6 +175,14 @@ export class GroupCommit<I, R> {
     /** Called with the results after the commit, or with nothing after a rollback (before the promises settle). */
     private readonly settled: (results: R[] | null) => void = () => undefined,
     private readonly batch = GROUP_COMMIT_BATCH,
+    /** The statement that takes the locks of a batch's keys, instead of lockStatement's (a store's prepared one). */
+    private readonly locking?: (keys: readonly string[]) => string,
+    /**
+     * Most batches written at once (default: no limit, a connection each). With a limit, the
+     * records submitted while every slot is busy wait for the first to free and go as one
+     * batch (up to `batch`): fewer, larger transactions — fewer commits — under load.
+     */
+    private readonly inFlight = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Resolves when nothing is pending or being written (every record submitted so far has settled). */
@@ -189,7 +203,7 @@ export class GroupCommit<I, R> {
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#pending.length === 0) return;
+    if (this.#scheduled || this.#pending.length === 0 || this.#writing >= this.inFlight) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -215,13 +229,16 @@ export class GroupCommit<I, R> {
     } finally {
       if (results === null) for (const p of group) p.reject(failure);
       else group.forEach((p, i) => p.resolve(results[i]!));
+      // The records that waited for a free slot.
+      this.#schedule();
       if (this.#quiet()) for (const resolve of this.#idle.splice(0)) resolve();
     }
   }
 
   async #transaction(items: I[]): Promise<R[]> {
     const client = await this.pool.connect();
-    const locks = this.lockClass === null ? null : lockStatement(client, this.lockClass, items.map(this.keyOf));
+    const keys = items.map(this.keyOf);
+    const locks = this.lockClass === null ? null : this.locking !== undefined ? this.locking(keys) : lockStatement(client, this.lockClass, keys);
     let open = false;
     let broken: Error | undefined;
     const tx: GroupTransaction = {
