@@ -97,6 +97,17 @@ describe('GET /1.0/identifiers/{did}: the binding, every row', () => {
     expect(body).toEqual(document);
   });
 
+  it('a cache hit asked for either representation in turn answers each as a fresh result does (its bodies kept per representation)', async () => {
+    const did = freshDidKey();
+    const fresh = expectJson(await get(`/1.0/identifiers/${did}?noCache=true`, withAccept('application/did-resolution')), 200, DID_RESOLUTION_TYPE);
+    for (let round = 0; round < 3; round++) {
+      const result = expectJson(await get(`/1.0/identifiers/${did}`, withAccept('application/did-resolution')), 200, DID_RESOLUTION_TYPE);
+      expect(result.didDocument).toEqual(fresh.didDocument);
+      expect(Object.keys(result)).toEqual(['@context', 'didDocument', 'didResolutionMetadata', 'didDocumentMetadata']);
+      expect(expectJson(await get(`/1.0/identifiers/${did}`, withAccept('application/did')), 200, DID_TYPE)).toEqual(fresh.didDocument);
+    }
+  });
+
   it('Accept: text/html → 406 application/problem+json REPRESENTATION_NOT_SUPPORTED', async () => {
     const problem = expectProblem(await get(`/1.0/identifiers/${freshDidKey()}`, withAccept('text/html')), 406, 'REPRESENTATION_NOT_SUPPORTED');
     expect(problem.type).toBe(W3C_TYPE('REPRESENTATION_NOT_SUPPORTED'));

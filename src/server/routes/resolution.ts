@@ -196,7 +196,7 @@ export function resolutionJson(result: EnrichedResolution): string {
 }
 
 /** The body of a result: its text when fresh; for a cache hit, its bytes, made once and kept beside it. */
-function once(kept: WeakMap<EnrichedResolution, Buffer>, result: EnrichedResolution, text: () => string): string | Buffer {
+export function once(kept: WeakMap<EnrichedResolution, Buffer>, result: EnrichedResolution, text: () => string): string | Buffer {
   if (!result.cached) return text();
   let json = kept.get(result);
   if (json === undefined) {

@@ -7,12 +7,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isJsonObject } from '../../core/encoding/json.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
+import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { truncate } from '../../core/text.js';
 import { booleanOption, queryOptions, serialized } from '../http.js';
-import { didUrlAfter } from './resolution.js';
+import { didUrlAfter, once } from './resolution.js';
 import { W3C_ROUTE_SCHEMAS } from '../schemas/w3c.js';
 import {
   DID_MEDIA_TYPE,
@@ -105,13 +106,17 @@ async function answer(
     return reply
       .code(status)
       .type(DID_RESOLUTION_MEDIA_TYPE)
-      .send(serialized(reply, status, DID_RESOLUTION_MEDIA_TYPE, resolutionResultBody(result)));
+      .send(once(keptResults, result, () => serialized(reply, status, DID_RESOLUTION_MEDIA_TYPE, resolutionResultBody(result))));
   }
   return reply
     .code(status)
     .type(DID_MEDIA_TYPE)
-    .send(serialized(reply, status, DID_MEDIA_TYPE, result.didDocument));
+    .send(once(keptDocuments, result, () => serialized(reply, status, DID_MEDIA_TYPE, result.didDocument)));
 }
+
+/** A cache hit's bodies, one per representation (its status is the result's own), made once, as on /v1/resolve. */
+const keptResults = new WeakMap<EnrichedResolution, Buffer>();
+const keptDocuments = new WeakMap<EnrichedResolution, Buffer>();
 
 export function w3cRoutes(ctx: ServerContext): RouteDef[] {
   return [
