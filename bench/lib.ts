@@ -347,6 +347,22 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/**
+ * CPU milliseconds of each PostgreSQL backend whose pid `pids` lists (a query over
+ * pg_stat_activity), from /proc on this machine's server; null where unknown (another machine's
+ * server, no /proc).
+ */
+export async function backendsCpuMs(pids: () => Promise<{ rows: Array<{ pid: number }> }>): Promise<Map<number, number> | null> {
+  const { rows } = await pids();
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = processCpuMs(pid);
+    if (ms === null) return null;
+    out.set(pid, ms);
+  }
+  return out;
+}
+
 /** `svc serve --port 0 --memory` of the build at `svcBin`, unthrottled and without access log; stderr piped (serverStarted reads it). */
 export function startMemoryServe(svcBin: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [svcBin, 'serve', '--port', '0', '--memory'], {

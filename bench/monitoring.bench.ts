@@ -41,7 +41,7 @@ import { createTestCa } from '../test/support/pki.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
 import { createDatabase } from '../test/support/pg-admin.js';
-import { countRoundTrips, ed25519DidKeys, median, plainEnv, processCpuMs, serverStarted, type BenchRow } from './lib.js';
+import { backendsCpuMs, countRoundTrips, ed25519DidKeys, median, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const WATCHES = 500;
 /** Steady passes of the did:key-only watches on each engine, interleaved. */
@@ -76,16 +76,11 @@ async function backendCpuMs(url: string): Promise<Map<number, number> | null> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    return await backendsCpuMs(() =>
+      client.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      ),
     );
-    const out = new Map<number, number>();
-    for (const { pid } of rows) {
-      const ms = processCpuMs(pid);
-      if (ms === null) return null;
-      out.set(pid, ms);
-    }
-    return out;
   } finally {
     await client.end();
   }

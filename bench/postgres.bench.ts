@@ -31,7 +31,7 @@ import type { NewObservation } from '../src/core/store.js';
 import { openDatabase, type Database } from '../src/store/database.js';
 import { createDatabase } from '../test/support/pg-admin.js';
 import { didKeyPrincipal, mintReceipt } from '../test/support/receipts.js';
-import { countRoundTrips, ed25519DidKeys, median, percentile, plainEnv, processCpuMs, serverStarted, type BenchRow } from './lib.js';
+import { backendsCpuMs, countRoundTrips, ed25519DidKeys, median, percentile, plainEnv, processCpuMs, serverStarted, type BenchRow } from './lib.js';
 import { countingRelay } from './pg-wire.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -121,14 +121,7 @@ const MEASURED_APPLICATION = 'svc_bench_measured';
  * where unknown (another machine's server, no /proc).
  */
 async function backendCpuMs(admin: pg.Client): Promise<Map<number, number> | null> {
-  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [MEASURED_APPLICATION]);
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    const ms = processCpuMs(pid);
-    if (ms === null) return null;
-    out.set(pid, ms);
-  }
-  return out;
+  return backendsCpuMs(() => admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [MEASURED_APPLICATION]));
 }
 
 /** The backends' CPU between two readings: a backend started between them counts from zero. */

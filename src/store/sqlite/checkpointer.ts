@@ -22,7 +22,7 @@
  * close, the last, checkpoints what is left and removes the WAL as before.
  */
 import type Database from 'better-sqlite3';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import {
   CHECKPOINT_GAP_MS,
   CHECKPOINTER_CLOSED,
@@ -32,7 +32,7 @@ import {
   CHECKPOINTER_STOP,
   type CheckpointerData,
 } from './writer-protocol.js';
-import { workerEntry } from './writer-thread.js';
+import { startWorker, workerEntry } from './writer-thread.js';
 
 /** The event loop connection's automatic checkpoint while the thread runs (pages, ~16 MiB). */
 export const BACKSTOP_PAGES = 4_000;
@@ -83,13 +83,7 @@ export class Checkpointer {
     };
     let worker: Worker;
     try {
-      worker = found.source
-        ? // tsx's loader, registered inside the thread, runs the TypeScript entry.
-          new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(found.url.href)}); })`, {
-            eval: true,
-            workerData: data,
-          })
-        : new Worker(found.url, { workerData: data });
+      worker = startWorker(found, data);
     } catch {
       return;
     }

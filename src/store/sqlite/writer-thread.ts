@@ -50,6 +50,18 @@ export function workerEntry(): { url: URL; source: boolean } | null {
   return null;
 }
 
+/** A thread of the store's entry (workerEntry) with `workerData`; throws as new Worker does. */
+export function startWorker(found: { url: URL; source: boolean }, workerData: unknown, transferList: MessagePort[] = []): Worker {
+  return found.source
+    ? // tsx's loader, registered inside the thread, runs the TypeScript entry.
+      new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(found.url.href)}); })`, {
+        eval: true,
+        workerData,
+        transferList,
+      })
+    : new Worker(found.url, { workerData, transferList });
+}
+
 export class WriterThread {
   readonly #options: WriterThreadOptions;
   #worker: Worker | null = null;
@@ -121,14 +133,7 @@ export class WriterThread {
     const data: WriterData = { path: this.#options.path, nativeBinding: this.#options.nativeBinding, ceiling: this.#options.ceiling, flag, port: port2 };
     let worker: Worker;
     try {
-      worker = found.source
-        ? // tsx's loader, registered inside the thread, runs the TypeScript entry.
-          new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(found.url.href)}); })`, {
-            eval: true,
-            workerData: data,
-            transferList: [port2],
-          })
-        : new Worker(found.url, { workerData: data, transferList: [port2] });
+      worker = startWorker(found, data, [port2]);
     } catch {
       port1.close();
       this.#inline = true;
