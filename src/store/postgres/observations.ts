@@ -214,9 +214,12 @@ function arrayParameter(values: ReadonlyArray<string | number | null>): string {
   return dollarQuoted(`{${values.map(arrayElement).join(',')}}`);
 }
 
-/** `text` as a dollar-quoted SQL literal (sent as it is), or quoted when it holds the tag or ends in a dollar sign. */
+/**
+ * `text` as a dollar-quoted SQL literal (sent as it is), or quoted when it holds `$svc` (with the
+ * closing tag after it, `…$svc` would end the literal early) or ends in a dollar sign.
+ */
 function dollarQuoted(text: string): string {
-  return text.includes('$svc$') || text.endsWith('$') ? quote(text) : `$svc$${text}$svc$`;
+  return text.includes('$svc') || text.endsWith('$') ? quote(text) : `$svc$${text}$svc$`;
 }
 
 /** The documents of a round as one text (DOCUMENT_SEPARATOR between them), as an SQL literal. */
