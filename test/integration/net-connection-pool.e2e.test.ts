@@ -24,7 +24,7 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import { Trace } from '../../src/core/resolve/trace.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
-import { CANCELLED_GRACE_MS, CONNECTION_POOL, EgressFetcher } from '../../src/net/fetch.js';
+import { CANCELLED_GRACE_MS, CONNECTION_POOL, EgressFetcher, type NetOptions } from '../../src/net/fetch.js';
 import { parseCidr } from '../../src/net/ip.js';
 import { systemClock } from '../../src/runtime/node.js';
 import { shiftedClock, type TestClock } from '../support/runtime.js';
@@ -67,6 +67,19 @@ function tableRuntime(table: Record<string, string[]>, clock: TestClock = shifte
     },
     clock,
   );
+}
+
+/** A fetcher of its own (not a Runtime's lazy one) that may reach loopback, trusts the test CA and looks every name up as 127.0.0.1. */
+function loopbackFetcher(extra: Partial<NetOptions> = {}): EgressFetcher {
+  const loopback = parseCidr('127.0.0.0/8');
+  if (typeof loopback === 'string') throw new Error(loopback);
+  return new EgressFetcher({
+    clock: systemClock,
+    egressAllow: [loopback],
+    trustAnchors: [host.ca.certPem],
+    lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+    ...extra,
+  });
 }
 
 function fetchItem(runtime: Runtime, origin: string): Promise<FetchResponse> {
@@ -445,16 +458,8 @@ describe('fetches whose caller left', () => {
     });
     relay.listen(0, '127.0.0.1');
     await once(relay, 'listening');
-    const loopback = parseCidr('127.0.0.0/8');
-    if (typeof loopback === 'string') throw new Error(loopback);
     // The fetcher itself (not a Runtime's lazy one): its idle connections are counted below.
-    const fetcher = new EgressFetcher({
-      clock: systemClock,
-      egressAllow: [loopback],
-      trustAnchors: [host.ca.certPem],
-      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
-      connectTo: () => (relay.address() as AddressInfo).port,
-    });
+    const fetcher = loopbackFetcher({ connectTo: () => (relay.address() as AddressInfo).port });
     const url = `${host.server.origin}/item`;
     try {
       const controller = new AbortController();
@@ -479,14 +484,7 @@ describe('fetches whose caller left', () => {
   });
 
   it('give back a connection their caller left between the handshake and the request', async () => {
-    const loopback = parseCidr('127.0.0.0/8');
-    if (typeof loopback === 'string') throw new Error(loopback);
-    const fetcher = new EgressFetcher({
-      clock: systemClock,
-      egressAllow: [loopback],
-      trustAnchors: [host.ca.certPem],
-      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
-    });
+    const fetcher = loopbackFetcher();
     const url = `${host.server.origin}/item`;
     try {
       const controller = new AbortController();
